@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// mediaview: an X11 media viewer and the Swift library it is built from.
+///
+/// Dependencies point one way: mediaview -> Viewer -> Windowing, Playback -> C modules.
+/// Windowing never imports FFmpeg; Playback never imports X11.
+let package = Package(
+    name: "mediaview",
+    products: [
+        .library(name: "Viewer", targets: ["Viewer"]),
+        .executable(name: "mediaview", targets: ["mediaview"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext"),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
+                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse"),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse"]),
+        .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
+        .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        .executableTarget(name: "mediaview", dependencies: ["Viewer"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+        .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer"]),
+        .testTarget(name: "MediaviewTests", dependencies: ["mediaview"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

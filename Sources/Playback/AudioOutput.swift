@@ -1,0 +1,267 @@
+import CPulse
+import Synchronization
+
+/// One PulseAudio playback stream through the asynchronous API on a threaded main loop.
+///
+/// The decode thread writes with `write`, waiting while the server's buffer is full; the
+/// stream's write callback only signals that waiter, so the callback allocates nothing.
+/// The played position (for the master clock) is the timestamp of the last sample written
+/// minus the latency PulseAudio reports.
+public final class AudioOutput: @unchecked Sendable {
+    // @unchecked: every mutable property is touched only with the threaded main loop's
+    // lock held (callbacks run with it held too); `aborted` is atomic.
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+    private var stream: OpaquePointer?
+    public let sampleRate: Int
+    public let channels: Int
+    private let bytesPerSecond: Double
+    private var writtenEnd: Double?
+    private var timingValid = false
+    private var drained = false
+    private var acceptedSerial = 0
+    private let aborted = Atomic<Bool>(false)
+
+    /// Properties that make the desktop's mixer show and control the stream properly.
+    public struct Properties: Sendable {
+        public var applicationName = "mediaview"
+        public var iconName = "mediaview"
+        public var mediaName = "media"
+        /// `video` for video, `music` for audio-only items.
+        public var role = "video"
+        public init() {}
+    }
+
+    /// Connects to the PulseAudio server and creates a float32 stream. Throws when no server
+    /// is reachable, so the caller can play silently on the system clock.
+    public init(sampleRate: Int, channels: Int, properties: Properties) throws(AVError) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        bytesPerSecond = Double(sampleRate * channels * 4)
+        guard let ml = pa_threaded_mainloop_new() else { throw AVError(message: "PulseAudio: cannot create a main loop") }
+        mainloop = ml
+        let pl = pa_proplist_new()
+        defer { pa_proplist_free(pl) }
+        pa_proplist_sets(pl, PA_PROP_APPLICATION_NAME, properties.applicationName)
+        pa_proplist_sets(pl, PA_PROP_APPLICATION_ID, "org.mediaview.mediaview")
+        pa_proplist_sets(pl, PA_PROP_APPLICATION_ICON_NAME, properties.iconName)
+        pa_proplist_sets(pl, PA_PROP_MEDIA_ROLE, properties.role)
+        pa_proplist_sets(pl, PA_PROP_MEDIA_NAME, properties.mediaName)
+        guard let ctx = pa_context_new_with_proplist(pa_threaded_mainloop_get_api(ml), properties.applicationName, pl) else {
+            pa_threaded_mainloop_free(ml)
+            throw AVError(message: "PulseAudio: cannot create a context")
+        }
+        context = ctx
+        let signal: pa_context_notify_cb_t = { _, userdata in
+            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+        }
+        pa_context_set_state_callback(ctx, signal, UnsafeMutableRawPointer(ml))
+        // NOAUTOSPAWN: a viewer must not start a sound server as a side effect.
+        if pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            // Every stored property is set by now, so deinit releases the context and loop.
+            throw AVError(message: "PulseAudio: \(String(cString: pa_strerror(pa_context_errno(ctx))))")
+        }
+        pa_threaded_mainloop_lock(ml)
+        if pa_threaded_mainloop_start(ml) < 0 {
+            pa_threaded_mainloop_unlock(ml)
+            throw AVError(message: "PulseAudio: cannot start the main loop thread")
+        }
+        do {
+            try waitForContext()
+            try createStream(properties: properties)
+        } catch {
+            pa_threaded_mainloop_unlock(ml)
+            throw error
+        }
+        pa_threaded_mainloop_unlock(ml)
+    }
+
+    deinit { teardown() }
+
+    private func teardown() {
+        aborted.store(true, ordering: .relaxed)
+        pa_threaded_mainloop_stop(mainloop)
+        if let s = stream {
+            pa_stream_set_write_callback(s, nil, nil)
+            pa_stream_set_state_callback(s, nil, nil)
+            pa_stream_disconnect(s)
+            pa_stream_unref(s)
+            stream = nil
+        }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    private func waitForContext() throws(AVError) {
+        while true {
+            let st = pa_context_get_state(context)
+            if st == PA_CONTEXT_READY { return }
+            if cpa_context_is_good(st) == 0 {
+                throw AVError(message: "PulseAudio: \(String(cString: pa_strerror(pa_context_errno(context))))")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+    }
+
+    private func createStream(properties: Properties) throws(AVError) {
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
+        var map = pa_channel_map()
+        pa_channel_map_init_auto(&map, UInt32(channels), PA_CHANNEL_MAP_DEFAULT)
+        guard let s = pa_stream_new(context, properties.mediaName, &spec, &map) else {
+            throw AVError(message: "PulseAudio: cannot create a stream")
+        }
+        stream = s
+        let signal: pa_stream_notify_cb_t = { _, userdata in
+            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+        }
+        let writable: pa_stream_request_cb_t = { _, _, userdata in
+            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+        }
+        pa_stream_set_state_callback(s, signal, UnsafeMutableRawPointer(mainloop))
+        pa_stream_set_write_callback(s, writable, UnsafeMutableRawPointer(mainloop))
+        // About 120 ms in the server: low enough that pause and seek answer quickly.
+        let target = UInt32(bytesPerSecond * 0.12)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
+                                  minreq: UInt32.max, fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue
+                                      | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
+        guard pa_stream_connect_playback(s, nil, &attr, flags, nil, nil) >= 0 else {
+            throw AVError(message: "PulseAudio: cannot connect a playback stream")
+        }
+        while true {
+            let st = pa_stream_get_state(s)
+            if st == PA_STREAM_READY { return }
+            if cpa_stream_is_good(st) == 0 {
+                throw AVError(message: "PulseAudio: stream failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+    }
+
+    /// The result of a write.
+    public enum WriteResult { case written, stale, failed }
+
+    /// Writes interleaved float samples that start at `pts`, waiting while the server's
+    /// buffer is full (which is how a paused stream holds back the decoder).
+    public func write(_ samples: UnsafeRawPointer, bytes: Int, pts: Double, serial: Int) -> WriteResult {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream else { return .failed }
+        var done = 0
+        while done < bytes {
+            if aborted.load(ordering: .relaxed) { return .failed }
+            if serial != acceptedSerial { return .stale }
+            guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
+                  cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
+            let room = pa_stream_writable_size(s)
+            if room == 0 || room == Int.max {
+                pa_threaded_mainloop_wait(mainloop)
+                continue
+            }
+            let n = min(room, bytes - done) & ~(channels * 4 - 1)
+            if n == 0 { pa_threaded_mainloop_wait(mainloop); continue }
+            if pa_stream_write(s, samples + done, n, nil, 0, PA_SEEK_RELATIVE) < 0 { return .failed }
+            done += n
+            writtenEnd = pts + Double(done) / bytesPerSecond
+            drained = false
+            if !timingValid { requestTiming() }
+        }
+        return .written
+    }
+
+    private func requestTiming() {
+        guard let s = stream else { return }
+        let cb: pa_stream_success_cb_t = { _, success, userdata in
+            guard let userdata else { return }
+            let me = Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue()
+            if success != 0 { me.timingValid = true }
+        }
+        if let op = pa_stream_update_timing_info(s, cb, Unmanaged.passUnretained(self).toOpaque()) {
+            pa_operation_unref(op)
+        }
+    }
+
+    /// Timestamp of the sample being heard now, or nil while that is not known yet.
+    public func position() -> Double? {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard timingValid, let end = writtenEnd, let s = stream else { return nil }
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(s, &usec, &negative) == 0 else { return nil }
+        let latency = Double(usec) / 1e6
+        return negative != 0 ? end + latency : end - latency
+    }
+
+    /// Whether the stream is still alive (the server may have gone away).
+    public var isAlive: Bool {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream else { return false }
+        return cpa_stream_is_good(pa_stream_get_state(s)) != 0 && cpa_context_is_good(pa_context_get_state(context)) != 0
+    }
+
+    /// Drops everything buffered (a seek) and accepts only writes of `serial` from now on.
+    public func flush(serial: Int) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        acceptedSerial = serial
+        writtenEnd = nil
+        timingValid = false
+        drained = false
+        if let s = stream, let op = pa_stream_flush(s, nil, nil) { pa_operation_unref(op) }
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    /// Plays out what is buffered even if it is less than the start threshold; `isDrained`
+    /// turns true when the last sample was heard.
+    public func drain() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream else { return }
+        let cb: pa_stream_success_cb_t = { _, _, userdata in
+            guard let userdata else { return }
+            Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue().drained = true
+        }
+        if writtenEnd == nil { drained = true; return }
+        if let op = pa_stream_drain(s, cb, Unmanaged.passUnretained(self).toOpaque()) { pa_operation_unref(op) }
+    }
+
+    public var isDrained: Bool {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        return drained
+    }
+
+    /// Pauses (corks) or resumes the stream.
+    public func setPaused(_ paused: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream, let op = pa_stream_cork(s, paused ? 1 : 0, nil, nil) else { return }
+        pa_operation_unref(op)
+    }
+
+    /// Sets this stream's own volume (0...1) and mute in the server, where the desktop's
+    /// mixer sees them too.
+    public func setVolume(_ volume: Double, muted: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream else { return }
+        let index = pa_stream_get_index(s)
+        var cv = pa_cvolume()
+        pa_cvolume_set(&cv, UInt32(channels), pa_sw_volume_from_linear(max(0, min(1, volume))))
+        if let op = pa_context_set_sink_input_volume(context, index, &cv, nil, nil) { pa_operation_unref(op) }
+        if let op = pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+    }
+
+    /// Wakes a writer waiting for room so that shutdown never hangs.
+    public func abort() {
+        aborted.store(true, ordering: .relaxed)
+        pa_threaded_mainloop_lock(mainloop)
+        pa_threaded_mainloop_signal(mainloop, 0)
+        pa_threaded_mainloop_unlock(mainloop)
+    }
+}

@@ -1,0 +1,70 @@
+import CFFmpeg
+
+/// Owns an `AVCodecContext` opened for one stream.
+final class Decoder: @unchecked Sendable {
+    // @unchecked: used by exactly one decode thread after construction.
+    let ctx: UnsafeMutablePointer<AVCodecContext>
+    /// The stream's time base, to turn timestamps into seconds.
+    let timeBase: AVRational
+
+    /// What `receive` produced.
+    enum ReceiveResult {
+        case frame
+        case needsInput
+        case endOfStream
+        case failed(AVError)
+    }
+
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int) throws(AVError) {
+        let par = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
+            let name = String(cString: avcodec_get_name(par.pointee.codec_id))
+            throw AVError(message: "no decoder for codec \(name)")
+        }
+        guard let c = avcodec_alloc_context3(codec) else { throw AVError(message: "out of memory") }
+        var cp: UnsafeMutablePointer<AVCodecContext>? = c
+        do {
+            try check(avcodec_parameters_to_context(c, par), "bad codec parameters")
+            c.pointee.pkt_timebase = stream.pointee.time_base
+            // Frame and slice threads from libavcodec itself; 0 = one per core.
+            c.pointee.thread_count = Int32(threads)
+            c.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            // A second guard behind the up-front size check: the decoder refuses frames
+            // above the pixel budget instead of allocating them.
+            c.pointee.max_pixels = Int64(maxPixels)
+            try check(avcodec_open2(c, codec, nil), "cannot open the \(String(cString: codec.pointee.name)) decoder")
+        } catch {
+            avcodec_free_context(&cp)
+            throw error
+        }
+        ctx = c
+        timeBase = stream.pointee.time_base
+    }
+
+    deinit {
+        var cp: UnsafeMutablePointer<AVCodecContext>? = ctx
+        avcodec_free_context(&cp)
+    }
+
+    /// Sends a packet (nil to drain). A decoding error in one packet is not fatal: damaged
+    /// media plays what decodes, so the caller only counts it.
+    func send(_ packet: Packet?) -> Int32 {
+        avcodec_send_packet(ctx, packet?.raw)
+    }
+
+    func receive(into frame: Frame) -> ReceiveResult {
+        let r = avcodec_receive_frame(ctx, frame.raw)
+        if r >= 0 { return .frame }
+        if r == cff_averror(EAGAIN) { return .needsInput }
+        if r == cff_averror_eof { return .endOfStream }
+        return .failed(AVError(code: r, "decoding failed"))
+    }
+
+    /// Forgets buffered state after a seek or after draining.
+    func flush() { avcodec_flush_buffers(ctx) }
+
+    /// Seconds for a timestamp in this stream's time base, nil when unknown.
+    func seconds(_ ts: Int64) -> Double? {
+        ts == cff_nopts ? nil : Double(ts) * av_q2d(timeBase)
+    }
+}

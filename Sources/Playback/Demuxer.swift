@@ -1,0 +1,128 @@
+import CFFmpeg
+import Synchronization
+
+/// Owns an `AVFormatContext`: opens a file or URL and reads its packets.
+///
+/// Opening is guarded by an interrupt callback, so a stalled server or a `close()` from
+/// another thread ends a blocking read instead of hanging the demux thread.
+final class Demuxer: @unchecked Sendable {
+    // @unchecked: the context is used by the demux thread only; `interrupt` is atomic.
+    private(set) var ctx: UnsafeMutablePointer<AVFormatContext>
+    private let interrupt: Interrupt
+
+    /// What `read` found.
+    enum ReadResult {
+        case packet
+        case again
+        case endOfFile
+        case failed(AVError)
+    }
+
+    /// Settings for opening, from `SourceOptions`.
+    init(url: String, options: SourceOptions) throws(AVError) {
+        interrupt = Interrupt(timeout: options.networkTimeout)
+        guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
+        c.pointee.interrupt_callback.callback = { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
+        }
+        c.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        var dict: OpaquePointer? = nil
+        defer { av_dict_free(&dict) }
+        for (k, v) in options.formatOptions(for: url) { av_dict_set(&dict, k, v, 0) }
+        var cp: UnsafeMutablePointer<AVFormatContext>? = c
+        interrupt.arm()
+        let status = avformat_open_input(&cp, url, nil, &dict)
+        guard status >= 0, let opened = cp else {
+            // avformat_open_input frees the context on failure.
+            throw AVError(code: status, "cannot open \(Demuxer.displayName(url))")
+        }
+        ctx = opened
+        let info = avformat_find_stream_info(ctx, nil)
+        interrupt.disarm()
+        if info < 0 {
+            var p: UnsafeMutablePointer<AVFormatContext>? = ctx
+            avformat_close_input(&p)
+            throw AVError(code: info, "cannot read \(Demuxer.displayName(url))")
+        }
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVFormatContext>? = ctx
+        avformat_close_input(&p)
+    }
+
+    /// Makes blocking I/O return at once, from any thread.
+    func cancel() { interrupt.cancel() }
+
+    var formatName: String { String(cString: ctx.pointee.iformat.pointee.name) }
+
+    var streamCount: Int { Int(ctx.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[index]! }
+
+    /// Duration in seconds, if the container knows it.
+    var duration: Double? {
+        let d = ctx.pointee.duration
+        return d > 0 && d != cff_nopts ? Double(d) / Double(AV_TIME_BASE) : nil
+    }
+
+    /// Reads the next packet into `packet`. A network read that takes longer than the
+    /// timeout counts as a failure.
+    func read(into packet: Packet) -> ReadResult {
+        interrupt.arm()
+        let r = av_read_frame(ctx, packet.raw)
+        interrupt.disarm()
+        if r >= 0 { return .packet }
+        if r == cff_averror(EAGAIN) { return .again }
+        if r == cff_averror_eof { return .endOfFile }
+        if let pb = ctx.pointee.pb, avio_feof(pb) != 0, pb.pointee.error == 0 { return .endOfFile }
+        return .failed(AVError(code: r, "read failed"))
+    }
+
+    /// Seeks so that the next packets start at or before `seconds`.
+    func seek(to seconds: Double) -> Bool {
+        let ts = Int64(seconds * Double(AV_TIME_BASE))
+        interrupt.arm()
+        defer { interrupt.disarm() }
+        let r = avformat_seek_file(ctx, -1, Int64.min, ts, ts, 0)
+        if r >= 0 { return true }
+        return av_seek_frame(ctx, -1, ts, cff_seek_backward()) >= 0
+    }
+
+    /// Bytes read so far and the total size, for the buffered range of a download.
+    var byteProgress: (position: Int64, size: Int64)? {
+        guard let pb = ctx.pointee.pb else { return nil }
+        let size = avio_size(pb)
+        return size > 0 ? (avio_tell(pb), size) : nil
+    }
+
+    /// The last path component of a path or URL, for messages.
+    static func displayName(_ url: String) -> String {
+        let trimmed = url.split(separator: "?").first.map(String.init) ?? url
+        if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return url }
+        return trimmed.split(separator: "/").last.map(String.init) ?? url
+    }
+}
+
+/// The state read by FFmpeg's interrupt callback: cancelled, or a read past its deadline.
+final class Interrupt: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    /// Monotonic nanoseconds after which a blocking call gives up; 0 while idle.
+    private let deadline = Atomic<UInt64>(0)
+    private let timeoutNanos: UInt64
+
+    init(timeout: Double) {
+        timeoutNanos = UInt64(max(0.1, timeout) * 1e9)
+    }
+
+    func arm() { deadline.store(MonotonicClock.nanos() + timeoutNanos, ordering: .relaxed) }
+    func disarm() { deadline.store(0, ordering: .relaxed) }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    func shouldStop() -> Bool {
+        if cancelled.load(ordering: .relaxed) { return true }
+        let d = deadline.load(ordering: .relaxed)
+        return d != 0 && MonotonicClock.nanos() > d
+    }
+}

@@ -1,0 +1,51 @@
+/// What an opened source turned out to be.
+public struct MediaInfo: Sendable, Equatable {
+    /// The four kinds the viewer distinguishes.
+    public enum Kind: String, Sendable {
+        /// One picture (JPEG, PNG, WebP, BMP, TIFF, or a single-frame GIF).
+        case image
+        /// An animated picture that loops (GIF, APNG).
+        case animated
+        /// Moving pictures, with or without sound.
+        case video
+        /// Sound only, perhaps with cover art.
+        case audio
+    }
+
+    public var kind: Kind
+    /// Seconds, when the container knows.
+    public var duration: Double?
+    /// Picture size as shown (rotation and sample aspect applied); 0 when there is none.
+    public var width: Int
+    public var height: Int
+    public var hasAudio: Bool
+    /// Whether the only picture is cover art.
+    public var hasCoverArt: Bool
+    public var formatName: String
+    public var videoCodec: String?
+    public var audioCodec: String?
+    public var title: String?
+    public var artist: String?
+    /// Clockwise degrees from the stream's display matrix.
+    public var rotation: Int
+
+    /// Whether it has a timeline a person can play, pause and seek.
+    public var isPlayable: Bool { kind == .video || kind == .audio }
+}
+
+/// The tunables of one player.
+public struct PlayerOptions: Sendable {
+    public var source = SourceOptions()
+    /// Decode audio and play it through PulseAudio.
+    public var audio = true
+    /// Show frames as fast as they decode, ignoring timestamps (benchmarks).
+    public var untimed = false
+    /// Start paused (the seed's `shouldAutoPlayAfterPresentation == false`).
+    public var startPaused = false
+    /// Initial volume 0...1 and mute.
+    public var volume: Double = 1
+    public var muted = false
+    /// Name shown in the desktop's mixer.
+    public var mediaName = "media"
+    public init() {}
+}

@@ -1,0 +1,72 @@
+import CFFmpeg
+
+/// Working out what a source is before decoding any of it.
+extension Player {
+    /// Picks the streams and the kind, and refuses pictures over the pixel budget before a
+    /// single frame is allocated.
+    func describe(_ d: Demuxer) throws(AVError) -> (video: Int?, audio: Int?, info: MediaInfo) {
+        let ctx = d.ctx
+        let v = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        let a = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        let video = v >= 0 ? Int(v) : nil
+        let audio = a >= 0 ? Int(a) : nil
+        guard video != nil || audio != nil else {
+            throw AVError(message: "\(Demuxer.displayName(url)): no picture or sound in it")
+        }
+        let format = d.formatName
+        var info = MediaInfo(kind: .video, duration: d.duration, width: 0, height: 0, hasAudio: audio != nil,
+                             hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
+                             title: Player.tag(ctx.pointee.metadata, "title"),
+                             artist: Player.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+        if let a = audio {
+            info.audioCodec = String(cString: avcodec_get_name(d.stream(a).pointee.codecpar.pointee.codec_id))
+        }
+        if let v = video {
+            let st = d.stream(v)
+            let par = st.pointee.codecpar!
+            let w = Int(par.pointee.width), h = Int(par.pointee.height)
+            if w <= 0 || h <= 0 {
+                throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged?)")
+            }
+            if w * h > options.source.maxPixels {
+                throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "
+                              + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
+            }
+            info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+            info.rotation = Player.rotation(of: st)
+            info.width = info.rotation % 180 == 0 ? w : h
+            info.height = info.rotation % 180 == 0 ? h : w
+            info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+            info.kind = Player.kind(format: format, hasCover: info.hasCoverArt, hasAudio: audio != nil,
+                                    frames: Int(st.pointee.nb_frames))
+        } else {
+            info.kind = .audio
+        }
+        if info.kind == .image || info.kind == .animated { info.hasAudio = false }
+        return (info.kind == .audio && !info.hasCoverArt ? nil : video,
+                info.kind == .image || info.kind == .animated ? nil : audio, info)
+    }
+
+    static func kind(format: String, hasCover: Bool, hasAudio: Bool, frames: Int) -> MediaInfo.Kind {
+        if hasCover { return .audio }
+        let names = format.split(separator: ",").map(String.init)
+        if names.contains("gif") || names.contains("apng") { return .animated }
+        if names.contains(where: { $0 == "image2" || $0.hasSuffix("_pipe") }) { return .image }
+        return .video
+    }
+
+    /// Clockwise degrees needed to show the stream upright, from its display matrix.
+    static func rotation(of st: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let sd = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
+        let theta = -av_display_rotation_get(UnsafeRawPointer(sd).assumingMemoryBound(to: Int32.self))
+        guard theta.isFinite else { return 0 }
+        let r = Int((theta / 90).rounded()) * 90
+        return ((r % 360) + 360) % 360
+    }
+
+    static func tag(_ dict: OpaquePointer?, _ key: String) -> String? {
+        guard let e = av_dict_get(dict, key, nil, 0), let v = e.pointee.value else { return nil }
+        let s = String(cString: v)
+        return s.isEmpty ? nil : s
+    }
+}

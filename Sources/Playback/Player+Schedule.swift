@@ -1,0 +1,78 @@
+/// Choosing which frame to show, and when, against the master clock.
+extension Player {
+    /// The main loop asks this whenever it wakes; it answers with the frame to show, or how
+    /// long to sleep. Late frames are dropped (and counted) when a later one is due too.
+    public func nextFrame() -> FrameDecision {
+        let now = MonotonicClock.seconds()
+        let current = serial.load(ordering: .relaxed)
+        if !mainPaused, hasAudioOutput, let a = audio?.position() {
+            mainClock.anchor(a, at: now)
+        }
+        if !mainClock.isAnchored, shared.withLock({ $0.videoEnded == Int.max }) {
+            // Sound only: no picture will anchor the clock, so start it here.
+            mainClock.anchor(0, at: now)
+            if mainPaused { mainClock.setPaused(true, at: now) }
+        }
+        while let item = frames.peek() {
+            switch item {
+            case .end(let s):
+                _ = frames.tryPop()
+                if s == current { shared.withLock { $0.videoEnded = s } }
+                continue
+            case .frame(let f):
+                if f.serial != current {
+                    _ = frames.tryPop()
+                    continue
+                }
+                // The first frame after opening or a seek shows at once, paused or not.
+                if mainShownSerial != current {
+                    _ = frames.tryPop()
+                    mainShownSerial = current
+                    if !mainClock.isAnchored { mainClock.anchor(f.pts, at: now) }
+                    if mainPaused { mainClock.setPaused(true, at: now) }
+                    mainLastEnd = f.pts + max(f.duration, 0)
+                    return .show(f)
+                }
+                if options.untimed {
+                    _ = frames.tryPop()
+                    mainLastEnd = f.pts + max(f.duration, 0)
+                    return .show(f)
+                }
+                if mainPaused { return .idle }
+                guard let clock = mainClock.value(at: now) else { return .idle }
+                let delay = f.pts - clock
+                if delay > 0.002 { return .wait(min(delay, 0.25)) }
+                _ = frames.tryPop()
+                if case .frame(let next)? = frames.peek(), next.serial == current, next.pts <= clock {
+                    dropped.add(1, ordering: .relaxed)
+                    continue
+                }
+                mainLastEnd = f.pts + max(f.duration, 0)
+                return .show(f)
+            }
+        }
+        return endDecision(current: current, now: now)
+    }
+
+    private func endDecision(current: Int, now: Double) -> FrameDecision {
+        let s = shared.withLock { $0 }
+        guard case .ready = s.phase else { return .idle }
+        let videoDone = s.videoEnded == current || s.videoEnded == Int.max
+        let audioReached = s.audioEnded == current || s.audioEnded == Int.max
+        guard videoDone, audioReached else { return .idle }
+        if mainPaused { return .idle }
+        let clock = mainClock.value(at: now) ?? 0
+        if s.audioEnded == current {
+            if hasAudioOutput, let o = audio {
+                if !o.isDrained { return .wait(0.02) }
+            } else if clock < s.audioEndPTS {
+                // No sound server: the system clock stands in for the speaker.
+                return .wait(min(0.25, s.audioEndPTS - clock))
+            }
+        }
+        // Let the last picture stay for its own duration (the last frame of a GIF).
+        if options.untimed { return .finished }
+        if mainClock.isAnchored && clock < mainLastEnd { return .wait(min(0.25, mainLastEnd - clock)) }
+        return .finished
+    }
+}

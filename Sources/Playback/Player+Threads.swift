@@ -1,0 +1,258 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// The demux and decode threads.
+extension Player {
+    /// Opens the source, describes it, starts the decode threads, then reads packets until
+    /// closed, honouring seeks and idling at the end of the file.
+    func demuxMain() {
+        let d: Demuxer
+        do {
+            d = try Demuxer(url: url, options: options.source)
+        } catch {
+            fail(error)
+            return
+        }
+        demuxer = d
+        let streams: (video: Int?, audio: Int?, info: MediaInfo)
+        do {
+            streams = try describe(d)
+        } catch {
+            fail(error)
+            return
+        }
+        var videoDecoder: Decoder?
+        var audioDecoder: Decoder?
+        do {
+            if let v = streams.video {
+                videoDecoder = try Decoder(stream: d.stream(v), threads: options.source.decodeThreads,
+                                           maxPixels: options.source.maxPixels)
+            }
+            if let a = streams.audio, options.audio {
+                audioDecoder = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
+            }
+        } catch {
+            // A broken audio track should not sink a playable picture, but a broken
+            // picture with nothing else is a failure.
+            if videoDecoder == nil { fail(error); return }
+        }
+        if let vd = videoDecoder {
+            let rotation = streams.info.rotation
+            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation) }
+        }
+        if let ad = audioDecoder {
+            spawn(name: "mv-audio") { [self] in audioDecodeMain(ad) }
+        }
+        shared.withLock {
+            $0.phase = .ready(streams.info)
+            if videoDecoder == nil { $0.videoEnded = Int.max }
+            if audioDecoder == nil { $0.audioEnded = Int.max }
+        }
+        wake()
+        readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
+                 isNetwork: SourceOptions.isNetwork(url))
+    }
+
+    private func readLoop(_ d: Demuxer, video: Int?, audio: Int?, isNetwork: Bool) {
+        var current = 0
+        var atEnd = false
+        var packet = Packet()
+        var anyPacket = false
+        while !aborted.load(ordering: .relaxed) {
+            if let target = shared.withLock({ s -> Double? in defer { s.pendingSeek = nil }; return s.pendingSeek }) {
+                current = serial.load(ordering: .relaxed)
+                _ = d.seek(to: target)
+                atEnd = false
+            }
+            if atEnd {
+                demuxIdle.lock()
+                if shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
+                    _ = demuxIdle.wait(until: Date(timeIntervalSinceNow: 0.5))
+                }
+                demuxIdle.unlock()
+                continue
+            }
+            switch d.read(into: packet) {
+            case .packet:
+                anyPacket = true
+                let idx = packet.streamIndex
+                if idx == video {
+                    videoPackets.push(.packet(packet, current))
+                    packet = Packet()
+                } else if idx == audio {
+                    audioPackets.push(.packet(packet, current))
+                    packet = Packet()
+                } else {
+                    av_packet_unref(packet.raw)
+                }
+                updateBuffered(d)
+            case .again:
+                usleep(5_000)
+            case .endOfFile:
+                endStreams(current)
+                bufferedPermille.store(1000, ordering: .relaxed)
+                atEnd = true
+            case .failed(let e):
+                if aborted.load(ordering: .relaxed) { return }
+                if isNetwork {
+                    // A broken download is a failure of the item, not a short file.
+                    shared.withLock { $0.readError = AVError(code: e.code, "download failed: \(AVError.describe(e.code))") }
+                } else if !anyPacket {
+                    shared.withLock { $0.readError = e }
+                }
+                endStreams(current)
+                atEnd = true
+            }
+        }
+    }
+
+    private func endStreams(_ s: Int) {
+        videoPackets.pushForced(.end(s))
+        audioPackets.pushForced(.end(s))
+    }
+
+    private func updateBuffered(_ d: Demuxer) {
+        guard SourceOptions.isNetwork(url) else {
+            bufferedPermille.store(1000, ordering: .relaxed)
+            return
+        }
+        if let p = d.byteProgress {
+            bufferedPermille.store(Int(Double(p.position) / Double(p.size) * 1000), ordering: .relaxed)
+        }
+    }
+
+    private func fail(_ error: AVError) {
+        shared.withLock { $0.phase = .failed(error) }
+        wake()
+    }
+
+    /// Decodes video packets into frames for the main thread.
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int) {
+        var decoderSerial = -1
+        var frame = Frame()
+        func drain(_ s: Int) -> Bool {
+            while true {
+                switch decoder.receive(into: frame) {
+                case .frame:
+                    let f = frame.raw
+                    let ts = f.pointee.best_effort_timestamp
+                    let pts = decoder.seconds(ts) ?? 0
+                    let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
+                    let vf = VideoFrame(frame: frame, pts: pts, duration: dur, serial: s, rotation: rotation)
+                    frame = Frame()
+                    if !frames.push(.frame(vf)) { return false }
+                    wake()
+                case .needsInput, .endOfStream:
+                    return true
+                case .failed:
+                    decodeErrors.add(1, ordering: .relaxed)
+                    return true
+                }
+            }
+        }
+        while let item = videoPackets.pop() {
+            switch item {
+            case .packet(let p, let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !drain(s) { return }
+            case .end(let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                _ = decoder.send(nil)
+                if !drain(s) { return }
+                decoder.flush()
+                decoderSerial = -1
+                frames.pushForced(.end(s))
+                wake()
+            }
+        }
+    }
+
+    /// Decodes audio, resamples it and writes it to PulseAudio. Without a reachable
+    /// server it only keeps track of where the sound would end.
+    func audioDecodeMain(_ decoder: Decoder) {
+        let rate = Int(decoder.ctx.pointee.sample_rate)
+        let channels = min(2, max(1, Int(decoder.ctx.pointee.ch_layout.nb_channels)))
+        var props = AudioOutput.Properties()
+        props.mediaName = options.mediaName
+        props.role = info?.kind == .audio ? "music" : "video"
+        var out: AudioOutput?
+        do {
+            let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
+            let v = volumeState.withLock { $0 }
+            o.setVolume(v.volume, muted: v.muted)
+            if pausedFlag.load(ordering: .relaxed) { o.setPaused(true) }
+            out = o
+            audio = o
+        } catch {
+            AudioWarning.once("mediaview: no sound: \(error.message); playing silently")
+            shared.withLock { $0.audioFailed = true }
+        }
+        let resampler = Resampler(outRate: rate, outChannels: channels)
+        var decoderSerial = -1
+        let frame = Frame()
+        var nextPTS = 0.0
+        func drain(_ s: Int) -> Bool {
+            while true {
+                switch decoder.receive(into: frame) {
+                case .frame:
+                    let pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? nextPTS
+                    let samples = Double(frame.raw.pointee.nb_samples) / Double(max(1, frame.raw.pointee.sample_rate))
+                    nextPTS = pts + samples
+                    shared.withLock { $0.audioEndPTS = nextPTS }
+                    guard let o = out, let bytes = resampler.convert(frame), bytes > 0 else {
+                        av_frame_unref(frame.raw)
+                        continue
+                    }
+                    av_frame_unref(frame.raw)
+                    switch o.write(resampler.buffer, bytes: bytes, pts: pts, serial: s) {
+                    case .written, .stale: break
+                    case .failed:
+                        if aborted.load(ordering: .relaxed) { return false }
+                        // The server went away mid-play: go on silently on the system clock.
+                        AudioWarning.once("mediaview: sound server lost; playing silently")
+                        shared.withLock { $0.audioFailed = true }
+                        out = nil
+                    }
+                case .needsInput, .endOfStream:
+                    return true
+                case .failed:
+                    decodeErrors.add(1, ordering: .relaxed)
+                    return true
+                }
+            }
+        }
+        while let item = audioPackets.pop() {
+            switch item {
+            case .packet(let p, let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !drain(s) { return }
+            case .end(let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                _ = decoder.send(nil)
+                if !drain(s) { return }
+                decoder.flush()
+                decoderSerial = -1
+                out?.drain()
+                shared.withLock { $0.audioEnded = s }
+                wake()
+            }
+        }
+    }
+}
+
+/// Prints a sound warning once per process, however many items play.
+enum AudioWarning {
+    private static let said = Mutex(false)
+
+    static func once(_ message: String) {
+        let first = said.withLock { done -> Bool in defer { done = true }; return !done }
+        if first { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+    }
+}

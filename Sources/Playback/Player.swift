@@ -1,0 +1,199 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// Plays one source: a demux thread feeds decode threads through bounded queues, audio
+/// goes to PulseAudio, and the main thread asks `nextFrame()` which picture to show when.
+///
+/// Seeks bump a serial number; everything queued with an older serial is dropped where it
+/// is met (ffplay's scheme), so no stale frame or sample survives a seek.
+public final class Player: @unchecked Sendable {
+    // @unchecked: `shared` is behind a Mutex, counters are atomics, the queues lock
+    // themselves, and the `main*` properties are only touched by the thread that owns the
+    // player (the main loop).
+
+    /// The opening state the main thread sees.
+    public enum Phase: Sendable, Equatable {
+        case opening
+        case ready(MediaInfo)
+        case failed(AVError)
+    }
+
+    /// What the main loop should do about pictures now.
+    public enum FrameDecision {
+        /// Show this frame now.
+        case show(VideoFrame)
+        /// Nothing is due for this many seconds.
+        case wait(Double)
+        /// Nothing to do until the player wakes the loop.
+        case idle
+        /// Every picture and sample has been presented.
+        case finished
+    }
+
+    enum PacketItem { case packet(Packet, Int), end(Int) }
+    enum FrameItem { case frame(VideoFrame), end(Int) }
+
+    let url: String
+    let options: PlayerOptions
+    let wake: @Sendable () -> Void
+
+    struct Shared {
+        var phase: Phase = .opening
+        var pendingSeek: Double?
+        var readError: AVError?
+        var videoEnded = -1
+        var audioEnded = -1
+        var audioEndPTS: Double = 0
+        var audioFailed = false
+    }
+    let shared = Mutex(Shared())
+    /// The newest seek generation; older data is stale.
+    let serial = Atomic<Int>(0)
+    let aborted = Atomic<Bool>(false)
+    let dropped = Atomic<Int>(0)
+    let decodeErrors = Atomic<Int>(0)
+    let bufferedPermille = Atomic<Int>(0)
+
+    let videoPackets = BoundedQueue<PacketItem>(capacity: 64)
+    let audioPackets = BoundedQueue<PacketItem>(capacity: 256)
+    let frames = BoundedQueue<FrameItem>(capacity: 4)
+    /// Wakes the demux thread when it idles at the end of the file and a seek comes.
+    let demuxIdle = NSCondition()
+
+    private var _demuxer: Demuxer?
+    private var _audio: AudioOutput?
+    /// Set once by the demux thread while opening; read from any thread.
+    var demuxer: Demuxer? {
+        get { threadsLock.withLock { _demuxer } }
+        set { threadsLock.withLock { _demuxer = newValue } }
+    }
+    var audio: AudioOutput? {
+        get { threadsLock.withLock { _audio } }
+        set { threadsLock.withLock { _audio = newValue } }
+    }
+    /// Read by the audio thread when it creates the stream, so it starts corked if asked.
+    let pausedFlag: Atomic<Bool>
+    let volumeState: Mutex<(volume: Double, muted: Bool)>
+    var threads: [(Thread, DispatchSemaphore)] = []
+    let threadsLock = NSLock()
+
+    // Main-thread state.
+    var mainClock = PlaybackClock()
+    var mainShownSerial = -1
+    var mainLastEnd: Double = 0
+    var mainPaused: Bool
+    var mainVolume: Double
+    var mainMuted: Bool
+
+    /// Creates a player and starts opening `url` on its demux thread; `wake` is called from
+    /// any thread whenever the main loop should look again.
+    public init(url: String, options: PlayerOptions, wake: @escaping @Sendable () -> Void) {
+        self.url = url
+        self.options = options
+        self.wake = wake
+        mainPaused = options.startPaused
+        mainVolume = options.volume
+        mainMuted = options.muted
+        pausedFlag = Atomic(options.startPaused)
+        volumeState = Mutex((options.volume, options.muted))
+        spawn(name: "mv-demux") { [self] in demuxMain() }
+    }
+
+    deinit { close() }
+
+    /// The opening state.
+    public var phase: Phase { shared.withLock { $0.phase } }
+
+    /// The media description once open.
+    public var info: MediaInfo? {
+        if case .ready(let i) = phase { return i }
+        return nil
+    }
+
+    /// A problem met after opening (a network error mid-stream), if any.
+    public var streamError: AVError? { shared.withLock { $0.readError } }
+
+    /// Frames that were due but skipped because a later one was due too.
+    public var droppedFrames: Int { dropped.load(ordering: .relaxed) }
+
+    /// How much of the source has arrived, 0...1 (1 for local files).
+    public var bufferedFraction: Double { Double(bufferedPermille.load(ordering: .relaxed)) / 1000 }
+
+    /// Whether sound is really playing (false with --no-audio or without PulseAudio).
+    public var hasAudioOutput: Bool { audio != nil && !shared.withLock { $0.audioFailed } }
+
+    /// The playback position in seconds.
+    public var position: Double {
+        mainClock.value(at: MonotonicClock.seconds()) ?? 0
+    }
+
+    public var isPaused: Bool { mainPaused }
+
+    public func setPaused(_ paused: Bool) {
+        guard paused != mainPaused else { return }
+        mainPaused = paused
+        pausedFlag.store(paused, ordering: .relaxed)
+        mainClock.setPaused(paused, at: MonotonicClock.seconds())
+        audio?.setPaused(paused)
+        wake()
+    }
+
+    /// Seeks to `seconds` (clamped to the media).
+    public func seek(to seconds: Double) {
+        var target = max(0, seconds)
+        if let d = info?.duration { target = min(target, max(0, d - 0.05)) }
+        let s = serial.add(1, ordering: .relaxed).newValue
+        shared.withLock {
+            $0.pendingSeek = target
+            $0.videoEnded = -1
+            $0.audioEnded = -1
+        }
+        videoPackets.removeAll()
+        audioPackets.removeAll()
+        frames.removeAll()
+        audio?.flush(serial: s)
+        mainClock.reset()
+        mainShownSerial = -1
+        mainLastEnd = 0
+        demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
+        wake()
+    }
+
+    public var volume: Double { mainVolume }
+    public var isMuted: Bool { mainMuted }
+
+    public func setVolume(_ v: Double, muted: Bool) {
+        mainVolume = max(0, min(1, v))
+        mainMuted = muted
+        volumeState.withLock { $0 = (mainVolume, muted) }
+        audio?.setVolume(mainVolume, muted: mainMuted)
+    }
+
+    /// Stops every thread and waits for them. Safe to call more than once.
+    public func close() {
+        if aborted.exchange(true, ordering: .relaxed) { return }
+        demuxer?.cancel()
+        videoPackets.abort()
+        audioPackets.abort()
+        frames.abort()
+        audio?.abort()
+        demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
+        let list = threadsLock.withLock { threads }
+        for (_, done) in list { done.wait() }
+        audio = nil
+        demuxer = nil
+    }
+
+    func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let t = Thread {
+            body()
+            done.signal()
+        }
+        t.name = name
+        t.stackSize = 1 << 20
+        threadsLock.withLock { threads.append((t, done)) }
+        t.start()
+    }
+}

@@ -1,0 +1,45 @@
+/// How a source is opened: network limits, TLS, what it may reach, and how big an image
+/// may be.
+public struct SourceOptions: Sendable {
+    /// Seconds a network connect or read may take before the item fails.
+    public var networkTimeout: Double = 15
+    /// Largest image, in pixels, that is decoded at all; larger ones are refused before
+    /// any memory is allocated for them.
+    public var maxPixels: Int = 100_000_000
+    /// CA bundle used to verify TLS certificates.
+    public var caFile: String = "/etc/ssl/certs/ca-certificates.crt"
+    /// Decode threads for libavcodec; 0 lets it choose from the cores.
+    public var decodeThreads: Int = 0
+
+    public init() {}
+
+    /// Whether a string names web media (as opposed to a local path or file:// URL).
+    public static func isNetwork(_ url: String) -> Bool {
+        let l = url.lowercased()
+        return l.hasPrefix("http://") || l.hasPrefix("https://")
+    }
+
+    /// The libavformat options for opening `url`.
+    ///
+    /// The protocol whitelist is what keeps a remote playlist from reaching local files:
+    /// web media may only use web protocols, local media only `file`.
+    func formatOptions(for url: String) -> [(String, String)] {
+        var o: [(String, String)] = []
+        if SourceOptions.isNetwork(url) {
+            o.append(("protocol_whitelist", "http,https,tcp,tls,crypto"))
+            o.append(("rw_timeout", String(Int64(networkTimeout * 1e6))))
+            o.append(("timeout", String(Int64(networkTimeout * 1e6))))
+            // FFmpeg does not verify certificates unless asked to.
+            o.append(("tls_verify", "1"))
+            o.append(("ca_file", caFile))
+            o.append(("reconnect", "0"))
+        } else {
+            o.append(("protocol_whitelist", "file"))
+        }
+        // Browsers' rule for GIF delays: <= 10 ms means 100 ms (the demuxer's min_delay is
+        // in hundredths of a second; below it, default_delay applies).
+        o.append(("min_delay", "2"))
+        o.append(("default_delay", "10"))
+        return o
+    }
+}

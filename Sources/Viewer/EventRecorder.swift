@@ -1,0 +1,73 @@
+import Foundation
+import Playback
+
+/// Turns every delegate callback into one line of the `--events` log and every failure into
+/// one line on stderr.
+@MainActor
+final class EventRecorder: MediaViewDelegate {
+    let log: EventLog?
+    let index: Int
+    let source: String
+    /// Set once any item failed, for the exit status.
+    static var anyFailed = false
+
+    init(log: EventLog?, index: Int, source: String) {
+        self.log = log
+        self.index = index
+        self.source = source
+    }
+
+    private func emit(_ event: String, _ extra: [(String, JSONValue)] = []) {
+        log?.log(event, [("index", .int(index)), ("source", .string(source))] + extra)
+    }
+
+    func willPresent(mediaView: MediaView) { emit("will_present") }
+    func didPresent(mediaView: MediaView) { emit("presented") }
+    func willDismiss(mediaView: MediaView) { emit("will_dismiss") }
+    func didDismiss(mediaView: MediaView) { emit("dismissed") }
+    func didPlayMedia(for mediaView: MediaView) { emit("played", [("position", .double(mediaView.position))]) }
+    func didPauseMedia(for mediaView: MediaView) { emit("paused", [("position", .double(mediaView.position))]) }
+
+    func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {
+        EventRecorder.anyFailed = true
+        FileHandle.standardError.write(Data("mediaview: \(error.message)\n".utf8))
+        emit("failed", [("reason", .string(error.message))])
+    }
+
+    func didFinishPlayableMedia(for mediaView: MediaView, withLoop didLoop: Bool) {
+        emit("finished", [("loop", .bool(didLoop))])
+    }
+
+    func mediaView(_ mediaView: MediaView, didSetImage size: (width: Int, height: Int)) {
+        var fields: [(String, JSONValue)] = [("width", .int(size.width)), ("height", .int(size.height))]
+        if let i = mediaView.info {
+            fields.append(("kind", .string(i.kind.rawValue)))
+            if let d = i.duration { fields.append(("duration", .double(d))) }
+        }
+        emit("loaded", fields)
+    }
+
+    func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
+        emit("offset", [("progress", .double(offsetPercentage))])
+    }
+    func willChangeMinimization(for mediaView: MediaView) { emit("will_change_minimization") }
+    func didChangeMinimization(for mediaView: MediaView) { emit("did_change_minimization") }
+    func willEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
+        emit("will_end_minimizing", [("minimized", .bool(isMinimized))])
+    }
+    func didEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
+        emit("did_end_minimizing", [("minimized", .bool(isMinimized))])
+    }
+    func willChangeDismissing(for mediaView: MediaView) { emit("will_change_dismissing") }
+    func didChangeDismissing(for mediaView: MediaView) { emit("did_change_dismissing") }
+    func willEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool) {
+        emit("will_end_dismissing", [("dismissed", .bool(didDismiss))])
+    }
+    func didEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool) {
+        emit("did_end_dismissing", [("dismissed", .bool(didDismiss))])
+    }
+    func mediaViewWillRotate(_ mediaView: MediaView) { emit("will_rotate", [("rotation", .int(mediaView.userRotation))]) }
+    func mediaViewDidRotate(_ mediaView: MediaView) { emit("did_rotate", [("rotation", .int(mediaView.userRotation))]) }
+    func handleTitleSelection(in mediaView: MediaView) { emit("title_selected") }
+    func handleDetailsSelection(in mediaView: MediaView) { emit("details_selected") }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Playback
+import Windowing
+
+/// Drawing the view into a pixel buffer: the picture, black bars, then the overlays.
+extension MediaView {
+    /// What the presenter knows that drawing needs.
+    struct RenderState {
+        var now: Double
+        /// Controls (track, title) are showing: the pointer moved recently, or paused.
+        var showControls: Bool
+        /// Overlays fade with this during a drag (1 - progress).
+        var overlayOpacity: Double = 1
+        /// The pointer is over the track.
+        var trackHover: Bool = false
+    }
+
+    /// Where the picture goes inside a `width` x `height` area (aspect fit, centred).
+    func contentRect(width: Int, height: Int) -> Rect? {
+        guard let f = lastFrame else { return nil }
+        var (w, h) = f.displaySize
+        if userRotation % 180 != 0 { swap(&w, &h) }
+        guard w > 0, h > 0, width > 0, height > 0 else { return nil }
+        let scale = min(Double(width) / Double(w), Double(height) / Double(h))
+        let rw = max(1, min(width, Int((Double(w) * scale).rounded())))
+        let rh = max(1, min(height, Int((Double(h) * scale).rounded())))
+        return Rect(x: (width - rw) / 2, y: (height - rh) / 2, width: rw, height: rh)
+    }
+
+    /// Draws everything into `buffer`.
+    func render(into buffer: PixelBuffer, state: RenderState) {
+        let canvas = Canvas(buffer: buffer)
+        if let f = lastFrame, let r = contentRect(width: buffer.width, height: buffer.height) {
+            fillBars(buffer, around: r)
+            let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
+            let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
+            scaler.render(f, into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
+                          quality: quality, rotation: userRotation)
+        } else {
+            buffer.clear()
+        }
+        drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
+    }
+
+    private func fillBars(_ b: PixelBuffer, around r: Rect) {
+        b.fill(x: 0, y: 0, width: b.width, height: r.y, color: 0)
+        b.fill(x: 0, y: r.y + r.height, width: b.width, height: b.height - r.y - r.height, color: 0)
+        b.fill(x: 0, y: r.y, width: r.x, height: r.height, color: 0)
+        b.fill(x: r.x + r.width, y: r.y, width: b.width - r.x - r.width, height: r.height, color: 0)
+    }
+
+    private func drawOverlays(on canvas: Canvas, state: RenderState) {
+        let b = canvas.bounds
+        let side = max(24, min(96, min(b.width, b.height) / 6))
+        let center = Rect(x: b.width / 2 - side / 2, y: b.height / 2 - side / 2, width: side, height: side)
+        if let e = failure {
+            if let img = customFailButton {
+                Indicators.drawCustomIndicator(img, on: canvas, in: center)
+            } else {
+                Indicators.drawFailIndicator(on: canvas, in: center, theme: themeColor)
+            }
+            drawCaption(e.message, on: canvas, below: center)
+            return
+        }
+        guard let p = player else { return }
+        if case .opening = p.phase {
+            Indicators.drawSpinner(on: canvas, in: center, phase: state.now.truncatingRemainder(dividingBy: 1))
+            return
+        }
+        guard let info = p.info else { return }
+        if info.kind == .audio && lastFrame == nil {
+            if let img = customMusicButton {
+                Indicators.drawCustomIndicator(img, on: canvas, in: center)
+            } else {
+                Indicators.drawMusicIndicator(on: canvas, in: center, theme: themeColor)
+            }
+        } else if info.isPlayable && p.isPaused && !shouldHidePlayButton {
+            if let img = customPlayButton {
+                Indicators.drawCustomIndicator(img, on: canvas, in: center)
+            } else {
+                Indicators.drawPlayIndicator(on: canvas, in: center, theme: themeColor)
+            }
+        }
+        guard state.showControls else { return }
+        drawTitle(on: canvas)
+        if info.isPlayable && shouldShowTrack { drawTrack(on: canvas, info: info, state: state) }
+    }
+
+    /// The band at the bottom that holds the progress track and its time labels.
+    func trackRect(in b: Rect) -> Rect {
+        let h = 40
+        return Rect(x: 16, y: b.height - h - 8, width: max(0, b.width - 32), height: h)
+    }
+
+    private func drawTrack(on canvas: Canvas, info: MediaInfo, state: RenderState) {
+        let band = trackRect(in: canvas.bounds)
+        let pos = position
+        let dur = info.duration ?? 0
+        guard let font = FontCache.shared.font(family: trackFont, size: 14) else { return }
+        let left = MediaView.formatTime(pos, longest: dur)
+        let right = shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
+                                               : MediaView.formatTime(dur, longest: dur)
+        let lw = font.measure(left).width, rw = font.measure(right).width
+        let baseline = band.y + band.height / 2 + font.ascent / 2 - 1
+        canvas.fillRect(Rect(x: band.x - 8, y: band.y, width: band.width + 16, height: band.height),
+                        color: Color.black.withAlpha(fraction: 0.35))
+        _ = font.draw(left, at: band.x, baseline: baseline, color: .white, on: canvas)
+        _ = font.draw(right, at: band.x + band.width - rw, baseline: baseline, color: .white, on: canvas)
+        let bar = Rect(x: band.x + lw + 12, y: band.y, width: max(0, band.width - lw - rw - 24), height: band.height)
+        let progress = dur > 0 ? pos / dur : 0
+        Indicators.drawProgressTrack(on: canvas, in: bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
+                                     theme: themeColor, hover: state.trackHover)
+    }
+
+    private func drawTitle(on canvas: Canvas) {
+        guard title != nil || details != nil else { return }
+        let b = canvas.bounds
+        let top = topBuffer + 12
+        canvas.fillRect(Rect(x: 0, y: topBuffer, width: b.width, height: details == nil ? 44 : 68),
+                        color: Color.black.withAlpha(fraction: 0.35))
+        if let t = title, let font = FontCache.shared.font(family: nil, size: 20, bold: true) {
+            let s = font.truncated(t, toWidth: b.width - 80)
+            _ = font.draw(s, at: 16, baseline: top + font.ascent, color: .white, shadow: .black, on: canvas)
+        }
+        if let d = details, let font = FontCache.shared.font(family: nil, size: 15) {
+            let s = font.truncated(d, toWidth: b.width - 80)
+            _ = font.draw(s, at: 16, baseline: top + 30 + font.ascent, color: Color(rgb: 0xDDDDDD), on: canvas)
+        }
+    }
+
+    private func drawCaption(_ text: String, on canvas: Canvas, below r: Rect) {
+        guard let font = FontCache.shared.font(family: nil, size: 16) else { return }
+        let s = font.truncated(text, toWidth: canvas.bounds.width - 40)
+        let w = font.measure(s).width
+        _ = font.draw(s, at: (canvas.bounds.width - w) / 2, baseline: r.y + r.height + 28, color: .white,
+                      shadow: .black, on: canvas)
+    }
+
+    /// `m:ss`, or `h:mm:ss` when the media is an hour or longer.
+    public static func formatTime(_ seconds: Double, longest: Double) -> String {
+        let s = max(0, Int(seconds.isFinite ? seconds : 0))
+        let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
+        if longest >= 3600 || h > 0 { return String(format: "%d:%02d:%02d", h, m, sec) }
+        return String(format: "%d:%02d", m, sec)
+    }
+}
+
+/// Fonts are costly to open; one renderer per family, size and weight for the process.
+@MainActor
+final class FontCache {
+    static let shared = FontCache()
+    private var fonts: [String: FontRenderer?] = [:]
+
+    func font(family: String?, size: Int, bold: Bool = false) -> FontRenderer? {
+        let key = "\(family ?? "sans-serif")|\(size)|\(bold)"
+        if let f = fonts[key] { return f }
+        let f = try? FontRenderer(family: family ?? "sans-serif", pixelSize: size, bold: bold)
+        fonts[key] = f
+        return f
+    }
+}

@@ -1,0 +1,177 @@
+/// Something a key or button binding asks the player to do.
+///
+/// Commands are written as mpv-like text in input.conf (`cycle pause`, `seek -60`,
+/// `add volume 2`) and parsed with `parse(_:)`; `description` writes them back in the
+/// same canonical form, so `--list-bindings` output is itself a valid input.conf.
+/// `ignore`, which unbinds a key, is not a command: the binding table handles it.
+public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
+    case togglePause
+    /// Relative seek; negative goes back.
+    case seek(seconds: Double)
+    /// Seek to a percentage (0-100) of the duration.
+    case seekAbsolutePercent(Double)
+    /// Change the volume by this many percentage points.
+    case volume(delta: Int)
+    case toggleMute
+    case next
+    case previous
+    /// Dismiss the current item, as the close button does.
+    case dismiss
+    case toggleFullscreen
+    case toggleLoop
+    /// Rotate the media clockwise by a multiple of 90 degrees (negative: anticlockwise).
+    case rotate(degrees: Int)
+    /// Show or hide the progress track.
+    case toggleTrack
+    /// Show or hide the title and details.
+    case toggleDetails
+    /// Change the zoom factor by this much (0.1 is ten percent of the fitted size).
+    case zoom(delta: Double)
+    /// Back to fit-to-window with no pan.
+    case zoomReset
+    /// Move a zoomed image by this many pixels.
+    case pan(dx: Int, dy: Int)
+    /// Shrink into the corner thumbnail.
+    case minimize
+    /// Back from the thumbnail to fullscreen.
+    case restore
+    case quit
+
+    /// Why a command's text could not be parsed; the message fits after `file:line: `.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses command text such as `seek -5` or `add volume 2`.
+    ///
+    /// mpv's OSD prefixes (`no-osd`, `osd-msg`, ...) are accepted and ignored, so lines
+    /// copied from an mpv input.conf keep working where the command exists here.
+    public static func parse(_ text: String) throws(ParseError) -> PlayerCommand {
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        while let first = words.first, osdPrefixes.contains(first) { words.removeFirst() }
+        guard let name = words.first else { throw ParseError(description: "missing command") }
+        let args = Array(words.dropFirst())
+
+        switch name {
+        case "cycle":
+            guard let property = args.first else {
+                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details)")
+            }
+            try expectCount(args, 1, usage: "cycle \(property)")
+            switch property {
+            case "pause": return .togglePause
+            case "mute": return .toggleMute
+            case "fullscreen": return .toggleFullscreen
+            case "loop", "loop-file": return .toggleLoop
+            case "track": return .toggleTrack
+            case "details": return .toggleDetails
+            default: throw ParseError(description: "cannot cycle '\(property)'")
+            }
+        case "seek":
+            guard args.count == 1 || args.count == 2 else {
+                throw ParseError(description: "usage: seek SECONDS [relative|absolute-percent]")
+            }
+            let amount = try number(args[0], for: "seek")
+            let flags = args.count == 2 ? args[1].split(separator: "+").map(String.init) : []
+            if let unknown = flags.first(where: { !seekFlags.contains($0) }) {
+                throw ParseError(description: "unknown seek mode '\(unknown)'")
+            }
+            if flags.contains("absolute-percent") {
+                guard (0...100).contains(amount) else {
+                    throw ParseError(description: "seek percentage must be 0-100, got '\(args[0])'")
+                }
+                return .seekAbsolutePercent(amount)
+            }
+            return .seek(seconds: amount)
+        case "add":
+            guard args.first == "volume" else {
+                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume)")
+            }
+            try expectCount(args, 2, usage: "add volume STEP")
+            return .volume(delta: try integer(args[1], for: "add volume"))
+        case "rotate":
+            try expectCount(args, 1, usage: "rotate DEGREES")
+            let degrees = try integer(args[0], for: "rotate")
+            guard degrees != 0, degrees % 90 == 0, abs(degrees) <= 270 else {
+                throw ParseError(description: "rotate needs 90, -90, 180 or 270 degrees, got '\(args[0])'")
+            }
+            return .rotate(degrees: degrees)
+        case "zoom":
+            try expectCount(args, 1, usage: "zoom STEP")
+            return .zoom(delta: try number(args[0], for: "zoom"))
+        case "pan":
+            try expectCount(args, 2, usage: "pan DX DY")
+            return .pan(dx: try integer(args[0], for: "pan"), dy: try integer(args[1], for: "pan"))
+        default:
+            guard let command = plainCommands[name] else {
+                throw ParseError(description: "unknown command '\(name)'")
+            }
+            try expectCount(args, 0, usage: name)
+            return command
+        }
+    }
+
+    /// The canonical command text, which `parse(_:)` reads back to the same value.
+    public var description: String {
+        switch self {
+        case .togglePause: "cycle pause"
+        case .seek(let seconds): "seek \(Self.format(seconds))"
+        case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
+        case .volume(let delta): "add volume \(delta)"
+        case .toggleMute: "cycle mute"
+        case .next: "playlist-next"
+        case .previous: "playlist-prev"
+        case .dismiss: "dismiss"
+        case .toggleFullscreen: "cycle fullscreen"
+        case .toggleLoop: "cycle loop"
+        case .rotate(let degrees): "rotate \(degrees)"
+        case .toggleTrack: "cycle track"
+        case .toggleDetails: "cycle details"
+        case .zoom(let delta): "zoom \(Self.format(delta))"
+        case .zoomReset: "zoom-reset"
+        case .pan(let dx, let dy): "pan \(dx) \(dy)"
+        case .minimize: "minimize"
+        case .restore: "restore"
+        case .quit: "quit"
+        }
+    }
+
+    private static let plainCommands: [String: PlayerCommand] = [
+        "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
+        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
+    ]
+
+    private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]
+
+    /// mpv's precision flags mean nothing for a player that always seeks exactly.
+    private static let seekFlags: Set<String> = ["relative", "absolute-percent", "exact", "keyframes"]
+
+    private static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
+        guard args.count == count else {
+            throw ParseError(description: args.count > count
+                ? "too many arguments: '\(args.joined(separator: " "))' (usage: \(usage))"
+                : "missing argument (usage: \(usage))")
+        }
+    }
+
+    private static func number(_ text: String, for command: String) throws(ParseError) -> Double {
+        // Double("inf") and Double("nan") parse; a binding that seeks by infinity is a typo.
+        guard let value = Double(text), value.isFinite else {
+            throw ParseError(description: "\(command) needs a number, got '\(text)'")
+        }
+        return value
+    }
+
+    private static func integer(_ text: String, for command: String) throws(ParseError) -> Int {
+        guard let value = Int(text) else {
+            throw ParseError(description: "\(command) needs a whole number, got '\(text)'")
+        }
+        return value
+    }
+
+    /// Whole numbers print without ".0" so listings read like hand-written input.conf.
+    private static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Playback
+import Windowing
+
+/// Events in, commands out: keys and mouse become `PlayerCommand`s through the binding
+/// table, so a gesture and its key do exactly the same thing.
+extension Presenter {
+    func handle(_ e: WindowEvent) {
+        let now = MonotonicClock.seconds()
+        switch e {
+        case .key(let k):
+            KeyboardSpy.shared.dispatch(k)
+            guard k.isPress, let name = k.name else { return }
+            if let c = options.bindings.command(for: name) { execute(c) }
+        case .button(let b):
+            handleButton(b, now: now)
+        case .motion(let x, let y, _, _):
+            pointer = (x, y)
+            showControls(now: now)
+        case .configured:
+            needsRedraw = true
+        case .exposed, .mapped(true):
+            needsRedraw = true
+        case .closeRequested:
+            quitRequested = true
+        case .focus(let isIn, let w):
+            KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
+        case .pointerInside, .mapped(false), .screenChanged:
+            needsRedraw = true
+        }
+    }
+
+    func showControls(now: Double) {
+        let was = controlsVisible(now: now)
+        controlsUntil = now + 2.5
+        if !was { needsRedraw = true }
+        needsRedraw = needsRedraw || trackHit(queue.current)?.hover == true
+    }
+
+    private func handleButton(_ b: ButtonEvent, now: Double) {
+        switch b.button {
+        case 4, 5:
+            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
+               let c = options.bindings.command(for: name) { execute(c) }
+        case 1:
+            if b.isPress {
+                press = (b.x, b.y, now)
+                return
+            }
+            defer { press = nil }
+            guard let p = press, abs(b.x - p.x) < 6, abs(b.y - p.y) < 6 else { return }
+            click(x: b.x, y: b.y, time: b.time, now: now)
+        default:
+            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
+               let c = options.bindings.command(for: name) { execute(c) }
+        }
+    }
+
+    /// A left click without movement: seek on the track, the title's or details' callback,
+    /// fullscreen on a double click, else play/pause (the seed's tap).
+    private func click(x: Int, y: Int, time: UInt, now: Double) {
+        defer { lastClick = (time, x, y) }
+        if let last = lastClick, time &- last.time < 400, abs(last.x - x) < 8, abs(last.y - y) < 8 {
+            lastClick = nil
+            if let c = options.bindings.command(for: "MBTN_LEFT_DBL") { execute(c) }
+            return
+        }
+        guard let v = queue.current else { return }
+        showControls(now: now)
+        if let hit = trackHit(v), hit.inside {
+            v.seek(toFraction: hit.fraction)
+            needsRedraw = true
+            return
+        }
+        if controlsVisible(now: now), v.title != nil || v.details != nil, y < v.topBuffer + 68 {
+            if y < v.topBuffer + 40 { v.notify { $0.handleTitleSelection(in: v) } }
+            else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
+            return
+        }
+        if let c = options.bindings.command(for: "MBTN_LEFT") { execute(c) } else { v.togglePlay() }
+        needsRedraw = true
+    }
+
+    /// Where the pointer is relative to the progress track.
+    func trackHit(_ v: MediaView?) -> (inside: Bool, hover: Bool, fraction: Double)? {
+        guard let v, v.isPlayable, v.shouldShowTrack else { return nil }
+        let band = v.trackRect(in: Rect(x: 0, y: 0, width: window.width, height: window.height))
+        let inside = band.contains(x: pointer.x, y: pointer.y)
+        let f = Double(pointer.x - band.x) / Double(max(1, band.width))
+        return (inside, inside, max(0, min(1, f)))
+    }
+
+    /// Carries out one command on the current view or the queue.
+    func execute(_ c: PlayerCommand) {
+        let v = queue.current
+        let now = MonotonicClock.seconds()
+        needsRedraw = true
+        switch c {
+        case .togglePause: v?.togglePlay()
+        case .seek(let s): v?.seek(by: s); showControls(now: now)
+        case .seekAbsolutePercent(let p): v?.seek(toFraction: p / 100); showControls(now: now)
+        case .volume(let d): if let v { v.volume = v.volume + Double(d) / 100 }
+        case .toggleMute: if let v { v.isMuted.toggle() }
+        case .next: queue.presentNext()
+        case .previous: queue.presentPrevious()
+        case .dismiss: queue.dismissCurrent()
+        case .toggleFullscreen: toggleFullscreen()
+        case .toggleLoop: if let v { v.allowLooping.toggle() }
+        case .rotate(let deg):
+            if let v {
+                v.notify { $0.mediaViewWillRotate(v) }
+                v.userRotation = ((v.userRotation + deg) % 360 + 360) % 360
+                v.notify { $0.mediaViewDidRotate(v) }
+            }
+        case .toggleTrack: if let v { v.shouldShowTrack.toggle() }
+        case .toggleDetails:
+            controlsUntil = controlsVisible(now: now) ? 0 : now + 3600
+        case .zoom, .zoomReset, .pan, .minimize, .restore:
+            // Zoom, pan and the minimized thumbnail are not built yet; the binding exists so
+            // that user tables stay valid.
+            break
+        case .quit: quitRequested = true
+        }
+    }
+
+    func toggleFullscreen() {
+        guard !window.isEmbedded else { return }
+        if window.isFullscreen {
+            window.setFullscreen(false, restore: windowedGeometry)
+        } else {
+            windowedGeometry = (window.x, window.y, window.width, window.height)
+            window.setFullscreen(true)
+        }
+        needsRedraw = true
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Playback
+import Windowing
+
+/// Shows the queue's current view in a window and runs the one main loop.
+///
+/// Each turn: handle X events, let the view follow its player, draw if something changed,
+/// then sleep in `poll` until the next frame's deadline, an X event, or a wake from a
+/// decoder thread.
+@MainActor
+final class Presenter {
+    let display: XDisplay
+    let loop: EventLoop
+    let window: XWindow
+    let surface: Surface
+    unowned let queue: MediaQueue
+    var options: PresentationOptions
+    var quitRequested = false
+    var needsRedraw = true
+    /// Frames of media shown (not overlay-only redraws).
+    var framesShown = 0
+    var startTime = MonotonicClock.seconds()
+    /// Controls stay visible until then (pointer moved, key pressed).
+    var controlsUntil: Double = 0
+    var pointer: (x: Int, y: Int) = (0, 0)
+    var press: (x: Int, y: Int, time: Double)?
+    var lastClick: (time: UInt, x: Int, y: Int)?
+    var windowedGeometry: (x: Int, y: Int, width: Int, height: Int)
+    var prefetched: MediaView?
+
+    init(queue: MediaQueue, options: PresentationOptions) throws(XError) {
+        self.queue = queue
+        self.options = options
+        display = try XDisplay()
+        loop = try EventLoop(display: display)
+        let screen = display.screenSize
+        let gw = options.geometry?.width ?? min(1280, screen.width)
+        let gh = options.geometry?.height ?? min(720, screen.height)
+        let gx = options.geometry?.x ?? max(0, (screen.width - gw) / 2)
+        let gy = options.geometry?.y ?? max(0, (screen.height - gh) / 2)
+        windowedGeometry = (gx, gy, gw, gh)
+        if let parent = options.parentWindow {
+            let size = display.windowSize(parent) ?? (gw, gh)
+            window = try XWindow(display: display, x: 0, y: 0, width: size.width, height: size.height, parent: parent)
+        } else if options.windowed {
+            window = try XWindow(display: display, x: gx, y: gy, width: gw, height: gh)
+        } else {
+            window = try XWindow(display: display, x: 0, y: 0, width: screen.width, height: screen.height)
+            window.setFullscreen(true)
+        }
+        surface = Surface(window: window)
+        loop.attach(window, surface: surface)
+        window.setTitle("mediaview")
+        window.map()
+        if !display.hasWindowManager && !window.isEmbedded { window.focus() }
+    }
+
+    /// Puts `v` on screen.
+    func present(_ v: MediaView) {
+        let l = loop
+        v.wake = { l.wake() }
+        if prefetched === v { prefetched = nil }
+        v.firstShownAt = MonotonicClock.seconds()
+        v.prepare()
+        if v.shouldAutoPlayAfterPresentation { v.play() }
+        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        needsRedraw = true
+        loop.wake()
+    }
+
+    /// Opens the next view ahead of time.
+    func prefetch(_ v: MediaView) {
+        let l = loop
+        v.wake = { l.wake() }
+        prefetched = v
+        v.prepare()
+    }
+
+    func didDismiss(_ v: MediaView) {
+        if prefetched === v { prefetched = nil }
+        needsRedraw = true
+    }
+
+    /// The main loop; returns when the user quits or (with autoExit) the queue is done.
+    func run() {
+        startTime = MonotonicClock.seconds()
+        while !quitRequested {
+            for (_, e) in loop.pendingEvents() { handle(e) }
+            if quitRequested { break }
+            let now = MonotonicClock.seconds()
+            var deadline: Double? = nil
+            func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
+            if let p = prefetched, p !== queue.current { _ = p.tick(presented: false, now: now) }
+            if let v = queue.current {
+                let t = v.tick(presented: true, now: now)
+                if t.redraw {
+                    needsRedraw = true
+                    if v.lastFrame != nil && v.failure == nil { framesShown += 1 }
+                }
+                soonest(t.deadline)
+                soonest(advanceIfDone(v, now: now))
+                soonest(overlayDeadline(v, now: now))
+            } else if queue.views.isEmpty {
+                // Everything was dismissed or played: nothing is left to show.
+                break
+            }
+            if needsRedraw { draw(now: now) }
+            if let limit = options.frameLimit, framesShown >= limit { break }
+            if queue.current == nil && queue.views.isEmpty { break }
+            loop.wait(timeout: deadline)
+        }
+        queue.current?.pause()
+    }
+
+    /// Moves on when the current view is done and the queue advances by itself. Returns
+    /// when to look again.
+    private func advanceIfDone(_ v: MediaView, now: Double) -> Double? {
+        guard v.failure != nil || v.finishedAt != nil else { return nil }
+        if v.failure != nil || v.info?.isPlayable == true {
+            // Failures and played media move on when more is queued, as mpv does; the last
+            // one stays on screen unless the program should exit.
+            let more = queue.views.count > 1
+            if more || options.autoExit || v.shouldDismissAfterFinishedPlaying {
+                queue.presentNext()
+                return 0
+            }
+            return nil
+        }
+        // Stills and GIFs stay until the user moves on, unless the queue runs by itself.
+        guard options.autoExit else { return nil }
+        if v.isDone(now: now) {
+            queue.presentNext()
+            return 0
+        }
+        return max(0.01, v.imageDuration - (now - v.firstShownAt))
+    }
+
+    /// Overlays that animate (spinner) or hide after a while need another look.
+    private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
+        if let p = v.player, case .opening = p.phase { needsRedraw = true; return 1.0 / 30 }
+        if controlsUntil > now { return controlsUntil - now + 0.01 }
+        if controlsUntil != 0 { controlsUntil = 0; needsRedraw = true }
+        if v.isPlayable && v.lastFrame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
+        return nil
+    }
+
+    func controlsVisible(now: Double) -> Bool {
+        if now < controlsUntil { return true }
+        if let v = queue.current, v.isPlayable, !v.isPlaying { return true }
+        return false
+    }
+
+    func draw(now: Double) {
+        needsRedraw = false
+        guard let buf = surface.begin() else { return }
+        if let v = queue.current {
+            let state = MediaView.RenderState(now: now, showControls: controlsVisible(now: now),
+                                              trackHover: trackHit(v)?.hover ?? false)
+            v.render(into: buf, state: state)
+        } else {
+            buf.clear()
+        }
+        surface.present()
+    }
+
+    /// Summary line of `--benchmark`.
+    func benchmarkLine() -> String {
+        let secs = MonotonicClock.seconds() - startTime
+        let dropped = queue.current?.player?.droppedFrames ?? 0
+        return String(format: "frames=%d seconds=%.3f fps=%.2f dropped=%d", framesShown, secs,
+                      secs > 0 ? Double(framesShown) / secs : 0, dropped)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Playback
+import Windowing
+
+/// The `mediaview` program: options in, a queue presented, an exit status out.
+///
+/// It lives in the library so that tests and other programs can run it in-process; the
+/// executable is one call to `ViewerApp.main`.
+@MainActor
+public enum ViewerApp {
+    public static let version = "0.1.0"
+
+    /// Runs the program and returns its exit status: 0 all played, 1 some item failed,
+    /// 2 bad usage or no usable environment.
+    public static func main(arguments: [String]) -> Int32 {
+        let opts: ProgramOptions
+        do {
+            opts = try ProgramOptions.parse(arguments)
+        } catch {
+            say("\(error.description) (see --help)")
+            return 2
+        }
+        if opts.showHelp { print(ProgramOptions.helpText); return 0 }
+        if opts.showVersion { print("mediaview \(version)"); return 0 }
+        let assets = assetsDirectory()
+        let loaded = InputBindings.load(defaultsAt: assets + "/input.conf",
+                                        userFile: opts.inputConfPath ?? InputBindings.userFilePath())
+        for p in loaded.problems { say("mediaview: \(p)") }
+        if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
+
+        var log: EventLog?
+        if let path = opts.eventsPath {
+            do { log = try EventLog(path: path) } catch { say("mediaview: \(error.description)"); return 2 }
+        }
+        var inputs = opts.inputs
+        if inputs.isEmpty { inputs = demoFiles(in: assets) }
+        if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
+
+        let queue = MediaQueue.shared
+        var presentation = PresentationOptions()
+        presentation.windowed = opts.windowed
+        presentation.geometry = opts.geometry.map { ($0.width, $0.height, $0.x, $0.y) }
+        presentation.parentWindow = opts.parentWindow.map { UInt($0) }
+        presentation.autoExit = opts.autoExit || opts.benchmark
+        presentation.frameLimit = opts.frameLimit
+        presentation.benchmark = opts.benchmark
+        presentation.bindings = loaded.bindings
+        var displayError: String?
+        presentation.onError = { displayError = $0 }
+        queue.presentation = presentation
+        EventRecorder.anyFailed = false
+
+        for (i, input) in inputs.enumerated() {
+            let v = makeView(input, options: opts, assets: assets)
+            v.addObserver(EventRecorder(log: log, index: i, source: input))
+            queue.queue(mediaView: v)
+            if let e = displayError {
+                say("mediaview: \(e)")
+                return 2
+            }
+        }
+        queue.run()
+        if opts.benchmark, let p = queue.presenter { print(p.benchmarkLine()) }
+        log?.log("exit", [("status", .int(EventRecorder.anyFailed ? 1 : 0))])
+        return EventRecorder.anyFailed ? 1 : 0
+    }
+
+    /// A view configured from the command line.
+    static func makeView(_ input: String, options o: ProgramOptions, assets: String) -> MediaView {
+        let v = MediaView()
+        v.setMedia(url: input)
+        v.setTitle(o.title, details: o.details)
+        v.shouldAutoPlayAfterPresentation = o.autoplay
+        v.allowLooping = o.loop
+        v.shouldDismissAfterFinishedPlaying = o.dismissAfterFinish
+        v.shouldShowTrack = o.showTrack
+        v.shouldDisplayRemainingTime = o.remainingTime
+        v.trackFont = o.trackFont
+        if let c = o.themeColor { v.themeColor = Color(r: c.red, g: c.green, b: c.blue) }
+        v.contentMode = o.contentMode == .fill ? .aspectFill : .aspectFit
+        v.videoAspectFit = o.videoAspectFit
+        v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
+        v.minimizedAspectRatio = o.minimizedAspectRatio
+        v.minimizedWidthRatio = o.minimizedWidthRatio
+        v.topBuffer = o.topBuffer
+        v.bottomBuffer = o.bottomBuffer
+        v.shouldHideCloseButton = o.hideCloseButton
+        v.shouldHidePlayButton = o.hidePlayButton
+        v.imageDuration = o.imageDuration
+        v.playerOptions.audio = o.audioEnabled && !o.benchmark
+        v.playerOptions.untimed = o.benchmark
+        v.playerOptions.volume = Double(o.volume) / 100
+        v.playerOptions.muted = o.muted
+        v.playerOptions.source.maxPixels = o.maxPixels
+        v.playerOptions.source.networkTimeout = o.timeout
+        return v
+    }
+
+    /// Where the bundled assets are: `$MEDIAVIEW_ASSETS`, the install's share directory, or
+    /// the source tree the binary was built in.
+    static func assetsDirectory() -> String {
+        let env = ProcessInfo.processInfo.environment
+        if let a = env["MEDIAVIEW_ASSETS"], !a.isEmpty { return a }
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        let candidates = [exe.appendingPathComponent("../share/mediaview").path,
+                          exe.appendingPathComponent("../../assets").path,
+                          exe.appendingPathComponent("../../../assets").path,
+                          FileManager.default.currentDirectoryPath + "/assets"]
+        for c in candidates where FileManager.default.fileExists(atPath: c + "/input.conf") {
+            return URL(fileURLWithPath: c).standardized.path
+        }
+        return candidates.last!
+    }
+
+    static func demoFiles(in assets: String) -> [String] {
+        let dir = assets + "/demo"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,144 @@
+import CX11
+import Glibc
+
+/// The one wake-driven main loop: it sleeps in `poll` on the X connection and a wake pipe,
+/// with the next deadline as the timeout. No fixed-rate timer ever runs.
+public final class EventLoop: @unchecked Sendable {
+    // @unchecked: only `wake()` is called from other threads, and it touches nothing but
+    // the pipe's write end (a file descriptor, written with a syscall).
+    let display: XDisplay
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private var windows: [UInt: (window: XWindow, surface: Surface?)] = [:]
+    private var lastKeyRelease: (code: UInt32, time: UInt)?
+
+    public init(display: XDisplay) throws(XError) {
+        self.display = display
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw XError("cannot create the wake pipe") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Makes the loop look again; safe from any thread (decoders call it for new frames).
+    public func wake() {
+        var b: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &b, 1)
+    }
+
+    /// Registers a window so its events and SHM completions are routed.
+    public func attach(_ window: XWindow, surface: Surface?) {
+        windows[window.id] = (window, surface)
+    }
+
+    public func detach(_ window: XWindow) {
+        windows[window.id] = nil
+    }
+
+    /// Sleeps until an X event, a wake, or `timeout` seconds (nil: no limit).
+    public func wait(timeout: Double?) {
+        if XPending(display.raw) > 0 { return }
+        var fds = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
+        _ = poll(&fds, 2, ms)
+        if fds[1].revents != 0 {
+            var buf = [UInt8](repeating: 0, count: 64)
+            while read(wakeRead, &buf, buf.count) > 0 {}
+        }
+    }
+
+    /// Takes every queued X event and returns the ones the viewer handles, by window.
+    public func pendingEvents() -> [(window: UInt, event: WindowEvent)] {
+        var out: [(UInt, WindowEvent)] = []
+        var ev = XEvent()
+        while XPending(display.raw) > 0 {
+            XNextEvent(display.raw, &ev)
+            if let e = translate(&ev) { out.append(e) }
+        }
+        return out
+    }
+
+    private func translate(_ ev: inout XEvent) -> (UInt, WindowEvent)? {
+        let type = ev.type
+        if type == display.shmCompletionType {
+            let c = withUnsafePointer(to: &ev) { $0.withMemoryRebound(to: XShmCompletionEvent.self, capacity: 1) { $0.pointee } }
+            windows[c.drawable]?.surface?.completed(segment: c.shmseg)
+            return nil
+        }
+        switch type {
+        case KeyPress, KeyRelease:
+            return (ev.xkey.window, .key(keyEvent(&ev)))
+        case ButtonPress, ButtonRelease:
+            let b = ev.xbutton
+            return (b.window, .button(ButtonEvent(isPress: type == ButtonPress, button: b.button, x: Int(b.x), y: Int(b.y),
+                                                  rootX: Int(b.x_root), rootY: Int(b.y_root), modifiers: b.state,
+                                                  time: b.time)))
+        case MotionNotify:
+            // Only the newest position matters; older queued motion is skipped.
+            var m = ev.xmotion
+            while XCheckTypedWindowEvent(display.raw, m.window, MotionNotify, &ev) != 0 { m = ev.xmotion }
+            return (m.window, .motion(x: Int(m.x), y: Int(m.y), state: m.state, time: m.time))
+        case ConfigureNotify:
+            let c = ev.xconfigure
+            if c.window == display.root {
+                return (c.window, .screenChanged(width: Int(c.width), height: Int(c.height)))
+            }
+            windows[c.window]?.window.noteConfigured(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height))
+            return (c.window, .configured(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)))
+        case Expose:
+            return ev.xexpose.count == 0 ? (ev.xexpose.window, .exposed) : nil
+        case ClientMessage:
+            let c = ev.xclient
+            if let w = windows[c.window]?.window, w.isDeleteRequest(c) { return (c.window, .closeRequested) }
+            return nil
+        case FocusIn, FocusOut:
+            return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
+        case MapNotify:
+            return (ev.xmap.window, .mapped(true))
+        case UnmapNotify:
+            return (ev.xunmap.window, .mapped(false))
+        case EnterNotify, LeaveNotify:
+            return (ev.xcrossing.window, .pointerInside(type == EnterNotify))
+        default:
+            return nil
+        }
+    }
+
+    private func keyEvent(_ ev: inout XEvent) -> KeyEvent {
+        let isPress = ev.type == KeyPress
+        var keysym: KeySym = 0
+        var text = ""
+        var buf = [CChar](repeating: 0, count: 32)
+        var status: Int32 = 0
+        if isPress, let ic = windows[ev.xkey.window]?.window.inputContext {
+            let n = Xutf8LookupString(ic, &ev.xkey, &buf, Int32(buf.count - 1), &keysym, &status)
+            if n > 0 && (status == XLookupChars || status == XLookupBoth) {
+                text = String(decoding: buf.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            if status != XLookupKeySym && status != XLookupBoth { keysym = XLookupKeysym(&ev.xkey, 0) }
+        } else {
+            let n = XLookupString(&ev.xkey, &buf, Int32(buf.count - 1), &keysym, nil)
+            if n > 0 { text = String(decoding: buf.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        }
+        // Text is what a key types, not control characters (Ctrl+A, Escape, Return).
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { text = "" }
+        let k = ev.xkey
+        // X reports auto-repeat as a release immediately followed by a press with the same
+        // time; remember releases to recognise the press that follows.
+        var repeatFlag = false
+        if isPress, let last = lastKeyRelease, last.code == k.keycode, last.time == k.time { repeatFlag = true }
+        lastKeyRelease = isPress ? nil : (k.keycode, k.time)
+        return KeyEvent(isPress: isPress, keysym: keysym, name: KeyName.name(keysym: keysym, state: k.state),
+                        text: text, modifiers: k.state, isAutoRepeat: repeatFlag, time: k.time, window: k.window)
+    }
+}

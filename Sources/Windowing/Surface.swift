@@ -1,0 +1,74 @@
+import CX11
+
+/// The double-buffered drawing target of one window.
+///
+/// Draw into `begin()`'s buffer, then `present()`. Two buffers let the next frame be drawn
+/// while the server still reads the last one; a buffer is reused only after its SHM
+/// completion event came back.
+public final class Surface {
+    let window: XWindow
+    private var buffers: [ImageBuffer] = []
+    private var current = 0
+    private let gc: GC
+    /// Whether SHM is in use (false on a remote display or after a failed attach).
+    public private(set) var usesShm = false
+    /// Frames presented so far.
+    public private(set) var presentedCount = 0
+
+    public init(window: XWindow) {
+        self.window = window
+        gc = XCreateGC(window.display.raw, window.id, 0, nil)
+    }
+
+    deinit {
+        buffers.removeAll()
+        XFreeGC(window.display.raw, gc)
+    }
+
+    /// A buffer of the window's current size that the server is not reading; its old
+    /// content is whatever was drawn into it two presents ago.
+    public func begin() -> PixelBuffer? {
+        let w = max(1, window.width), h = max(1, window.height)
+        if buffers.first.map({ $0.width != w || $0.height != h }) ?? true {
+            reallocate(width: w, height: h)
+        }
+        guard !buffers.isEmpty else { return nil }
+        if buffers[current].inFlight {
+            // Both buffers are with the server: wait until it is done with them.
+            // The completion events still arrive later and are then ignored.
+            window.display.sync()
+            for b in buffers { b.inFlight = false }
+        }
+        return buffers[current].pixels
+    }
+
+    /// Whether the buffer `begin()` returns is fresh (just allocated), so everything in it
+    /// must be drawn, borders included.
+    public private(set) var generation = 0
+
+    /// Sends the buffer from the last `begin()` to the window and flips.
+    public func present() {
+        guard !buffers.isEmpty else { return }
+        buffers[current].put(to: window.id, gc: gc)
+        window.display.flush()
+        presentedCount += 1
+        current = (current + 1) % buffers.count
+    }
+
+    /// Called by the event loop for an `XShmCompletionEvent`.
+    func completed(segment: ShmSeg) {
+        for b in buffers where b.shmSegment == segment { b.inFlight = false }
+    }
+
+    private func reallocate(width: Int, height: Int) {
+        buffers.removeAll()
+        let d = window.display
+        for _ in 0..<2 {
+            guard let b = ImageBuffer(display: d, width: width, height: height, shm: d.shmAvailable) else { break }
+            buffers.append(b)
+        }
+        usesShm = buffers.first?.usesShm ?? false
+        current = 0
+        generation += 1
+    }
+}

@@ -1,0 +1,48 @@
+/// An X event translated into what the viewer cares about, so Viewer never sees Xlib.
+public enum WindowEvent: Sendable {
+    case key(KeyEvent)
+    case button(ButtonEvent)
+    case motion(x: Int, y: Int, state: UInt32, time: UInt)
+    /// The window's size or position changed.
+    case configured(x: Int, y: Int, width: Int, height: Int)
+    /// Part of the window must be drawn again.
+    case exposed
+    /// The user or the window manager asked the window to close.
+    case closeRequested
+    case focus(isIn: Bool, window: UInt)
+    case mapped(Bool)
+    case pointerInside(Bool)
+    /// The screen changed size (RandR, or a change of the root window).
+    case screenChanged(width: Int, height: Int)
+}
+
+/// A key press or release, with everything KeyboardSpy agents may want.
+public struct KeyEvent: Sendable, Equatable {
+    public var isPress: Bool
+    /// The X keysym after the layout was applied.
+    public var keysym: UInt
+    /// mpv-style name with modifiers (`Ctrl+RIGHT`, `a`, `SPACE`), nil for bare modifiers.
+    public var name: String?
+    /// The text the key types in the current layout, UTF-8; empty for function keys.
+    public var text: String
+    /// X modifier state bits (`KeyName.Modifier`).
+    public var modifiers: UInt32
+    /// Whether this press repeats a held key.
+    public var isAutoRepeat: Bool
+    /// Server time in milliseconds.
+    public var time: UInt
+    public var window: UInt
+}
+
+/// A mouse button press or release.
+public struct ButtonEvent: Sendable, Equatable {
+    public var isPress: Bool
+    /// 1 left, 2 middle, 3 right, 4/5 wheel.
+    public var button: UInt32
+    public var x: Int
+    public var y: Int
+    public var rootX: Int
+    public var rootY: Int
+    public var modifiers: UInt32
+    public var time: UInt
+}

@@ -1,0 +1,128 @@
+import CX11
+import Foundation
+import Synchronization
+
+/// Owns the connection to the X server: screen facts, atoms, and the MIT-SHM check.
+///
+/// Xlib is used from the main thread only; other threads reach the loop through
+/// `EventLoop.wake()`, never through Xlib.
+public final class XDisplay {
+    let raw: OpaquePointer
+    let screen: Int32
+    public let root: UInt
+    let visual: UnsafeMutablePointer<Visual>
+    let depth: Int32
+    /// Whether shared-memory images can be used (local server with MIT-SHM).
+    public private(set) var shmAvailable: Bool
+    /// The first event number of the MIT-SHM extension, for completion events.
+    let shmCompletionType: Int32
+    let inputMethod: XIM?
+    private var atoms: [String: Atom] = [:]
+
+    /// Connects to `name` (nil: `$DISPLAY`). Throws with a message that names the display.
+    public init(name: String? = nil, allowShm: Bool = true) throws(XError) {
+        let shown = name ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        if shown.isEmpty {
+            throw XError("no X display: DISPLAY is not set (run it inside a graphical session, or under Xvfb)")
+        }
+        XDisplay.installErrorHandlers()
+        setlocale(LC_CTYPE, "")
+        guard let d = XOpenDisplay(name) else {
+            throw XError("cannot open X display '\(shown)' (is an X server running there, and may we connect?)")
+        }
+        raw = d
+        screen = cx11_default_screen(d)
+        root = cx11_root_window(d, screen)
+        visual = cx11_default_visual(d, screen)
+        depth = cx11_default_depth(d, screen)
+        var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
+        let hasShm = XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
+        shmAvailable = allowShm && hasShm && XDisplay.isLocal(shown)
+        shmCompletionType = hasShm ? XShmGetEventBase(d) + ShmCompletion : -1
+        // "@im=none": we only want layout-aware text from keys, not an input method server.
+        XSetLocaleModifiers("@im=none")
+        inputMethod = XOpenIM(d, nil, nil, nil)
+    }
+
+    deinit {
+        if let im = inputMethod { XCloseIM(im) }
+        XCloseDisplay(raw)
+    }
+
+    /// The connection's file descriptor, for poll.
+    var fileDescriptor: Int32 { cx11_connection_number(raw) }
+
+    /// The whole screen's size in pixels.
+    public var screenSize: (width: Int, height: Int) {
+        (Int(cx11_display_width(raw, screen)), Int(cx11_display_height(raw, screen)))
+    }
+
+    /// The size of any window on this display, nil when there is no such window.
+    public func windowSize(_ window: UInt) -> (width: Int, height: Int)? {
+        var attrs = XWindowAttributes()
+        XDisplay.errorCode.store(0, ordering: .relaxed)
+        let ok = XGetWindowAttributes(raw, window, &attrs) != 0
+        guard ok, XDisplay.errorCode.load(ordering: .relaxed) == 0 else { return nil }
+        return (Int(attrs.width), Int(attrs.height))
+    }
+
+    /// Interns and caches an atom.
+    func atom(_ name: String) -> Atom {
+        if let a = atoms[name] { return a }
+        let a = XInternAtom(raw, name, 0)
+        atoms[name] = a
+        return a
+    }
+
+    /// Whether an EWMH window manager is running (it sets `_NET_SUPPORTING_WM_CHECK`).
+    public var hasWindowManager: Bool {
+        guard let data = windowProperty(root, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW), let w = data.first else {
+            return false
+        }
+        // The check window must point at itself, or it is a stale property.
+        return windowProperty(w, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW)?.first == w
+    }
+
+    /// Reads a 32-bit-format property as an array of longs.
+    func windowProperty(_ window: UInt, _ name: String, type: Atom) -> [UInt]? {
+        var actualType: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        XDisplay.errorCode.store(0, ordering: .relaxed)
+        let r = XGetWindowProperty(raw, window, atom(name), 0, 64, 0, type, &actualType, &format, &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        guard r == Success, format == 32, let data, XDisplay.errorCode.load(ordering: .relaxed) == 0 else { return nil }
+        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+    }
+
+    /// Flushes and waits until the server has handled every request.
+    public func sync() { XSync(raw, 0) }
+
+    public func flush() { XFlush(raw) }
+
+    /// A display is local when it names no host (":0", "unix:0"); only then can SHM work.
+    static func isLocal(_ name: String) -> Bool {
+        guard let colon = name.lastIndex(of: ":") else { return false }
+        let host = name[..<colon]
+        return host.isEmpty || host == "unix" || host.hasPrefix("/")
+    }
+
+    /// The last X protocol error code seen (0 when none); errors are recorded, not fatal,
+    /// so that a failed SHM attach can fall back to XPutImage.
+    static let errorCode = Atomic<UInt8>(0)
+    private static let handlersInstalled = Atomic<Bool>(false)
+
+    private static func installErrorHandlers() {
+        if handlersInstalled.exchange(true, ordering: .relaxed) { return }
+        XSetErrorHandler { _, event in
+            if let e = event { XDisplay.errorCode.store(e.pointee.error_code, ordering: .relaxed) }
+            return 0
+        }
+        XSetIOErrorHandler { _ in
+            // Xlib exits after this returns; say why in one line and use the failure status.
+            FileHandle.standardError.write(Data("mediaview: lost the connection to the X display\n".utf8))
+            exit(1)
+        }
+    }
+}

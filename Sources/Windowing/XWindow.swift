@@ -1,0 +1,152 @@
+import CX11
+import Foundation
+
+/// Owns one X11 top-level (or embedded) window and its window-manager properties.
+public final class XWindow {
+    /// The connection; held strongly so the window never outlives it.
+    public let display: XDisplay
+    public let id: UInt
+    public private(set) var x: Int
+    public private(set) var y: Int
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var isMapped = false
+    public private(set) var isFullscreen = false
+    let inputContext: XIC?
+    /// Set when the window lives inside another program's window (`--wid`).
+    public let isEmbedded: Bool
+
+    /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
+    public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
+                className: String = "mediaview") throws(XError) {
+        self.display = display
+        self.x = x; self.y = y
+        self.width = max(1, width); self.height = max(1, height)
+        isEmbedded = parent != nil
+        let d = display.raw
+        var attrs = XSetWindowAttributes()
+        attrs.background_pixel = 0
+        attrs.border_pixel = 0
+        attrs.bit_gravity = Int32(NorthWestGravity)
+        attrs.event_mask = Int(ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask | ButtonReleaseMask
+                               | PointerMotionMask | StructureNotifyMask | FocusChangeMask | EnterWindowMask
+                               | LeaveWindowMask | VisibilityChangeMask)
+        let mask = UInt(CWBackPixel | CWBorderPixel | CWBitGravity | CWEventMask)
+        XDisplay.errorCode.store(0, ordering: .relaxed)
+        let w = XCreateWindow(d, parent ?? display.root, Int32(x), Int32(y), UInt32(self.width), UInt32(self.height), 0,
+                              display.depth, UInt32(InputOutput), display.visual, mask, &attrs)
+        XSync(d, 0)
+        if w == 0 || XDisplay.errorCode.load(ordering: .relaxed) != 0 {
+            throw XError(parent != nil ? "cannot embed into window \(parent!): no such window" : "cannot create a window")
+        }
+        id = w
+        inputContext = display.inputMethod.flatMap { cx11_create_ic($0, w) }
+        setClass(className)
+        var proto = display.atom("WM_DELETE_WINDOW")
+        XSetWMProtocols(d, w, &proto, 1)
+        var pid = UInt(getpid())
+        XChangeProperty(d, w, display.atom("_NET_WM_PID"), XA_CARDINAL, 32, PropModeReplace,
+                        withUnsafeBytes(of: &pid) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }, 1)
+    }
+
+    deinit {
+        if let ic = inputContext { XDestroyIC(ic) }
+        XDestroyWindow(display.raw, id)
+        XFlush(display.raw)
+    }
+
+    private func setClass(_ name: String) {
+        guard let hint = XAllocClassHint() else { return }
+        name.withCString { n in
+            hint.pointee.res_name = UnsafeMutablePointer(mutating: n)
+            hint.pointee.res_class = UnsafeMutablePointer(mutating: n)
+            XSetClassHint(display.raw, id, hint)
+        }
+        XFree(hint)
+    }
+
+    /// Sets the title as UTF-8 (`_NET_WM_NAME`) and as the legacy `WM_NAME`.
+    public func setTitle(_ title: String) {
+        let bytes = Array(title.utf8)
+        XChangeProperty(display.raw, id, display.atom("_NET_WM_NAME"), display.atom("UTF8_STRING"), 8,
+                        PropModeReplace, bytes, Int32(bytes.count))
+        XStoreName(display.raw, id, title)
+    }
+
+    public func map() {
+        XMapRaised(display.raw, id)
+        isMapped = true
+        XFlush(display.raw)
+    }
+
+    public func unmap() {
+        XUnmapWindow(display.raw, id)
+        isMapped = false
+        XFlush(display.raw)
+    }
+
+    /// Moves and resizes; the new size is also what the surface uses from now on.
+    public func setGeometry(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y
+        self.width = max(1, width); self.height = max(1, height)
+        XMoveResizeWindow(display.raw, id, Int32(x), Int32(y), UInt32(self.width), UInt32(self.height))
+        XFlush(display.raw)
+    }
+
+    /// Records a size the server reported (ConfigureNotify).
+    func noteConfigured(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y
+        self.width = max(1, width); self.height = max(1, height)
+    }
+
+    /// Asks for fullscreen: through EWMH when a window manager runs, else by covering the
+    /// screen ourselves.
+    public func setFullscreen(_ on: Bool, restore: (x: Int, y: Int, width: Int, height: Int)? = nil) {
+        isFullscreen = on
+        guard !isEmbedded else { return }
+        if display.hasWindowManager {
+            if isMapped {
+                sendState(on ? 1 : 0, "_NET_WM_STATE_FULLSCREEN")
+            } else {
+                var atom = display.atom("_NET_WM_STATE_FULLSCREEN")
+                XChangeProperty(display.raw, id, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
+                                withUnsafeBytes(of: &atom) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) },
+                                on ? 1 : 0)
+            }
+            if on {
+                let s = display.screenSize
+                noteConfigured(x: 0, y: 0, width: s.width, height: s.height)
+            }
+        } else if on {
+            let s = display.screenSize
+            setGeometry(x: 0, y: 0, width: s.width, height: s.height)
+        }
+        if !on, let r = restore { setGeometry(x: r.x, y: r.y, width: r.width, height: r.height) }
+    }
+
+    /// Sends a `_NET_WM_STATE` change (1 add, 0 remove) to the window manager.
+    func sendState(_ action: Int, _ first: String, _ second: String? = nil) {
+        var ev = XEvent()
+        ev.xclient.type = ClientMessage
+        ev.xclient.window = id
+        ev.xclient.message_type = display.atom("_NET_WM_STATE")
+        ev.xclient.format = 32
+        ev.xclient.data.l.0 = action
+        ev.xclient.data.l.1 = Int(display.atom(first))
+        ev.xclient.data.l.2 = second.map { Int(display.atom($0)) } ?? 0
+        ev.xclient.data.l.3 = 1
+        XSendEvent(display.raw, display.root, 0, Int(SubstructureRedirectMask | SubstructureNotifyMask), &ev)
+        XFlush(display.raw)
+    }
+
+    /// Whether `WM_DELETE_WINDOW` is what a client message says.
+    func isDeleteRequest(_ ev: XClientMessageEvent) -> Bool {
+        UInt(ev.data.l.0) == display.atom("WM_DELETE_WINDOW")
+    }
+
+    /// Gives the window the keyboard focus (needed with no window manager).
+    public func focus() {
+        XSetInputFocus(display.raw, id, RevertToParent, UInt(CurrentTime))
+        XFlush(display.raw)
+    }
+}

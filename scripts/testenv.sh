@@ -1,0 +1,309 @@
+#!/bin/bash
+# scripts/testenv.sh CMD [ARGS...]
+#
+# Runs CMD inside a private, reproducible test environment and returns CMD's
+# exit status:
+#   - our own Xvfb (even when $DISPLAY works: the tests read pixels back and
+#     need a known screen size, no compositor and no user windows on top);
+#   - a private PulseAudio daemon with a null sink whose monitor tests record;
+#   - an HTTP and an HTTPS test server (scripts/testserver.py) on 127.0.0.1
+#     with Range support and injected faults, and a CA made for this run;
+#   - private XDG cache/config/runtime directories, so tests never touch the
+#     user's cache or key bindings.
+# Only what this script started is stopped at the end, by PID, and its
+# temporary directory is removed. Two runs at once do not collide: each picks
+# its own display number, socket directory and ports.
+#
+# Environment knobs (all optional):
+#   TESTENV_SERVICES  which services to start; default "x11 pulse http https"
+#   TESTENV_WM        "openbox" to also run a window manager on the display
+#   TESTENV_QUIET     1 to not print the environment banner on stderr
+#   MEDIAVIEW_TEST_SCREEN  Xvfb screen size, default 1280x720
+#   TESTENV_KEEP      1 to keep the temporary directory (for post-mortems)
+#
+# Exit status: CMD's, or 125 when the environment itself could not be set up.
+set -u
+
+if [ $# -eq 0 ]; then
+    echo "usage: $0 CMD [ARGS...]" >&2
+    exit 2
+fi
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+services=" ${TESTENV_SERVICES:-x11 pulse http https} "
+screen=${MEDIAVIEW_TEST_SCREEN:-1280x720}
+
+say() { [ "${TESTENV_QUIET:-0}" = 1 ] || echo "testenv: $*" >&2; }
+die() { echo "testenv: error: $*" >&2; exit 125; }
+wants() { [[ $services == *" $1 "* ]]; }
+
+# A short path under /tmp: AF_UNIX socket paths are limited to 108 bytes.
+work=$(mktemp -d /tmp/mvtest.XXXXXX) || die "cannot create a temporary directory"
+chmod 700 "$work"
+
+# PIDs we started, in start order; stopped in reverse so clients go before
+# the servers they talk to.
+pids=()
+names=()
+cmd_pid=
+guard_pid=
+xvfb_display=
+
+stop_pid() { # pid name
+    local pid=$1 i
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+    kill -TERM "$pid" 2>/dev/null
+    for i in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "testenv: $2 (pid $pid) ignored SIGTERM; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null
+    fi
+    wait "$pid" 2>/dev/null
+    return 0
+}
+
+cleanup() {
+    local status=$? i
+    trap - EXIT INT TERM
+    [ -n "$guard_pid" ] && { kill -TERM "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; }
+    [ -n "$cmd_pid" ] && stop_pid "$cmd_pid" "command"
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        stop_pid "${pids[i]}" "${names[i]}"
+    done
+    # A SIGKILLed Xvfb leaves its lock and socket behind and the number would
+    # look taken forever; remove them, but only if the lock names our server.
+    if [ -n "$xvfb_display" ] && [ "$(cat "/tmp/.X$xvfb_display-lock" 2>/dev/null | tr -d ' ')" = "${xvfb_pid:-x}" ]; then
+        rm -f "/tmp/.X$xvfb_display-lock" "/tmp/.X11-unix/X$xvfb_display"
+    fi
+    if [ "${TESTENV_KEEP:-0}" = 1 ]; then
+        echo "testenv: kept $work" >&2
+    else
+        rm -rf "$work"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+started() { # pid name
+    pids+=("$1")
+    names+=("$2")
+}
+
+# ---------------------------------------------------------------- X server
+start_xvfb() {
+    command -v Xvfb >/dev/null || die "Xvfb not installed (make deps)"
+    command -v xdpyinfo >/dev/null || die "xdpyinfo not installed (make deps)"
+    local n pid i
+    for n in $(seq 90 199); do
+        [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
+        # -noreset: the server would otherwise reset (dropping atoms and root
+        # properties) each time the last client disconnects, between tests.
+        Xvfb ":$n" -screen 0 "${screen}x24" -nolisten tcp -noreset -dpi 96 \
+            +extension MIT-SHM +extension RANDR >"$work/xvfb.log" 2>&1 &
+        pid=$!
+        for i in $(seq 100); do
+            # Another run may have taken the same number between our check and
+            # Xvfb's lock; then ours exits and xdpyinfo would reach *theirs*.
+            # The lock file holding our PID is the proof the display is ours.
+            if ! kill -0 "$pid" 2>/dev/null; then
+                wait "$pid" 2>/dev/null
+                pid=
+                break
+            fi
+            if [ "$(cat "/tmp/.X$n-lock" 2>/dev/null | tr -d ' ')" = "$pid" ] &&
+                DISPLAY=":$n" xdpyinfo >/dev/null 2>&1; then
+                started "$pid" "Xvfb :$n"
+                xvfb_pid=$pid
+                xvfb_display=$n
+                export DISPLAY=":$n"
+                export MEDIAVIEW_TEST_DISPLAY_OWNED=1
+                export MEDIAVIEW_TEST_SCREEN=$screen
+                return 0
+            fi
+            sleep 0.1
+        done
+        if [ -n "$pid" ]; then
+            kill -KILL "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            tail -5 "$work/xvfb.log" >&2
+            die "Xvfb :$n did not answer within 10 s"
+        fi
+    done
+    tail -5 "$work/xvfb.log" >&2
+    die "no free X display number in 90..199"
+}
+
+start_wm() {
+    command -v openbox >/dev/null || die "openbox not installed (make deps)"
+    openbox --sm-disable >"$work/openbox.log" 2>&1 &
+    local pid=$! i
+    started "$pid" "openbox"
+    # The WM is ready once it has claimed the EWMH supporting-WM property.
+    for i in $(seq 100); do
+        xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && {
+            export MEDIAVIEW_TEST_WM=openbox
+            return 0
+        }
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    tail -5 "$work/openbox.log" >&2
+    die "openbox did not start"
+}
+
+# -------------------------------------------------------------- PulseAudio
+start_pulse() {
+    command -v pulseaudio >/dev/null || die "pulseaudio not installed (make deps)"
+    command -v pactl >/dev/null || die "pactl not installed (make deps)"
+    local dir="$work/pulse" pid i
+    mkdir -m 700 "$dir"
+    # Only the modules tests need: no hardware probing, no X11 or D-Bus
+    # integration, anonymous auth on a socket only this run knows about.
+    cat >"$dir/default.pa" <<EOF
+load-module module-native-protocol-unix auth-anonymous=1 socket=$dir/native
+load-module module-null-sink sink_name=mvtest rate=48000 channels=2 sink_properties=device.description=mediaview-test-sink
+set-default-sink mvtest
+set-default-source mvtest.monitor
+EOF
+    # Clients must never autospawn a daemon of their own (e.g. a test that
+    # unsets PULSE_SERVER to check the no-audio path).
+    printf 'autospawn = no\n' >"$dir/client.conf"
+
+    # Running as root: pulseaudio only *warns* in per-user mode ("not intended
+    # to be run as root"); --system is not needed and would want the pulse
+    # user, a D-Bus system bus and /var/run. HOME, XDG_RUNTIME_DIR and
+    # PULSE_RUNTIME_PATH point into our directory so it writes its cookie and
+    # state there, not into the real home. DISPLAY is removed and D-Bus
+    # disabled so it does not try to autolaunch a session bus that would
+    # outlive us. No pid file: several daemons may run at once.
+    env -u DISPLAY HOME="$dir" XDG_RUNTIME_DIR="$dir" PULSE_RUNTIME_PATH="$dir" \
+        PULSE_STATE_PATH="$dir" DBUS_SESSION_BUS_ADDRESS=disabled: \
+        pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit \
+        --use-pid-file=no --realtime=no --high-priority=no --disable-shm=no \
+        --log-target=file:"$dir/pulse.log" -F "$dir/default.pa" \
+        </dev/null >"$dir/pulse.stdout" 2>&1 &
+    pid=$!
+    started "$pid" "pulseaudio"
+    export PULSE_SERVER="unix:$dir/native"
+    export PULSE_CLIENTCONFIG="$dir/client.conf"
+    for i in $(seq 100); do
+        if pactl info >/dev/null 2>&1; then
+            export MEDIAVIEW_TEST_SINK=mvtest
+            export MEDIAVIEW_TEST_MONITOR=mvtest.monitor
+            export MEDIAVIEW_TEST_PULSE_LOG="$dir/pulse.log"
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    tail -5 "$dir/pulse.log" "$dir/pulse.stdout" >&2
+    die "pulseaudio did not start"
+}
+
+# ------------------------------------------------------------ HTTP(S) server
+make_ca() { # dir: a CA and a server certificate for 127.0.0.1 and localhost
+    local d=$1
+    command -v openssl >/dev/null || die "openssl not installed (make deps)"
+    # EC keys: generating them is instant, RSA would cost a second of CPU.
+    (
+        cd "$d" &&
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+                -keyout ca.key -out ca.pem -days 2 -subj "/CN=mediaview test CA $$" \
+                -addext "basicConstraints=critical,CA:TRUE" \
+                -addext "keyUsage=critical,keyCertSign,cRLSign" &&
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+                -keyout server.key -out server.csr -subj "/CN=127.0.0.1" &&
+            printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+                "basicConstraints=CA:FALSE" "extendedKeyUsage=serverAuth" >server.ext &&
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+                -days 2 -extfile server.ext -out server.pem
+    ) >"$d/openssl.log" 2>&1 || { cat "$d/openssl.log" >&2; die "could not make the test CA"; }
+    rm -f "$d/ca.key" "$d/server.csr"  # nothing else may be signed with it
+}
+
+start_http() {
+    command -v python3 >/dev/null || die "python3 not installed (make deps)"
+    local root="$work/http-root" tls=() pid i port
+    mkdir -p "$root"
+    # The demo files are there from the start, so a test (or a person) has
+    # real media to fetch without writing fixtures first.
+    cp "$repo"/assets/demo/* "$root"/ 2>/dev/null
+    if wants https; then
+        mkdir "$work/tls"
+        make_ca "$work/tls"
+        tls=(--cert "$work/tls/server.pem" --key "$work/tls/server.key")
+    fi
+    python3 "$repo/scripts/testserver.py" "$root" --port-file "$work/http.ports" \
+        --log "$work/http.log" --parent-pid $$ "${tls[@]}" \
+        </dev/null >"$work/http.stderr" 2>&1 &
+    pid=$!
+    started "$pid" "testserver.py"
+    for i in $(seq 100); do
+        [ -s "$work/http.ports" ] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ -s "$work/http.ports" ] || { cat "$work/http.stderr" >&2; die "the HTTP test server did not start"; }
+    touch "$work/http.log"
+    while read -r scheme port; do
+        case $scheme in
+        http) export MEDIAVIEW_TEST_HTTP="http://127.0.0.1:$port" ;;
+        https)
+            export MEDIAVIEW_TEST_HTTPS="https://127.0.0.1:$port"
+            export MEDIAVIEW_TEST_CA="$work/tls/ca.pem"
+            ;;
+        esac
+    done <"$work/http.ports"
+    export MEDIAVIEW_TEST_HTTP_ROOT="$root"
+    export MEDIAVIEW_TEST_HTTP_LOG="$work/http.log"
+}
+
+# -------------------------------------------------------------------- main
+# Private per-user directories: tests must not read the user's key bindings
+# or fill (or be fooled by) the user's real cache.
+mkdir -m 700 "$work/cache" "$work/config" "$work/runtime" "$work/tmp"
+export XDG_CACHE_HOME="$work/cache"
+export XDG_CONFIG_HOME="$work/config"
+export XDG_RUNTIME_DIR="$work/runtime"
+export MEDIAVIEW_TEST_TMP="$work/tmp"
+export MEDIAVIEW_ASSETS="$repo/assets"
+export MEDIAVIEW_TEST_ENV="$work"
+
+if wants x11; then start_xvfb; fi
+if [ "${TESTENV_WM:-}" = openbox ]; then
+    wants x11 || die "TESTENV_WM needs the x11 service"
+    start_wm
+fi
+if wants pulse; then start_pulse; fi
+if wants http || wants https; then start_http; fi
+
+# If this script is SIGKILLed its traps never run; this watcher then stops
+# the services instead, so nothing outlives us for more than a second or two.
+if [ ${#pids[@]} -gt 0 ]; then
+    (
+        trap - EXIT INT TERM
+        while kill -0 $$ 2>/dev/null; do sleep 1; done
+        kill -TERM "${pids[@]}" 2>/dev/null
+        sleep 3
+        kill -KILL "${pids[@]}" 2>/dev/null
+    ) </dev/null >/dev/null 2>&1 &
+    guard_pid=$!
+fi
+
+say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} HTTP=${MEDIAVIEW_TEST_HTTP:-} HTTPS=${MEDIAVIEW_TEST_HTTPS:-} dir=$work"
+
+# CMD runs in the background and we wait for it, because bash defers traps
+# until a foreground child exits: a SIGTERM (from timeout, say) must reach the
+# cleanup at once. 0<&0 keeps stdin, which bash would otherwise replace with
+# /dev/null for a background job.
+"$@" 0<&0 &
+cmd_pid=$!
+wait "$cmd_pid"
+status=$?
+cmd_pid=
+exit "$status"
