@@ -21,10 +21,12 @@ let package = Package(
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
         .executableTarget(name: "mediaview", dependencies: ["Viewer"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
-        .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer"]),
-        .testTarget(name: "MediaviewTests", dependencies: ["mediaview"]),
+        // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
+        .target(name: "TestSupport", dependencies: ["CX11"], path: "Tests/TestSupport"),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"]),
+        .testTarget(name: "MediaviewTests", dependencies: ["mediaview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -89,6 +89,7 @@ public final class Player: @unchecked Sendable {
     /// Creates a player and starts opening `url` on its demux thread; `wake` is called from
     /// any thread whenever the main loop should look again.
     public init(url: String, options: PlayerOptions, wake: @escaping @Sendable () -> Void) {
+        Player.quietFFmpeg
         self.url = url
         self.options = options
         self.wake = wake
@@ -184,6 +185,13 @@ public final class Player: @unchecked Sendable {
         audio = nil
         demuxer = nil
     }
+
+    /// FFmpeg's own log lines are for developers; users get one line per failure from us.
+    /// `MEDIAVIEW_FFMPEG_LOG=1` brings them back for debugging.
+    static let quietFFmpeg: Void = {
+        let verbose = ProcessInfo.processInfo.environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
+        av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_QUIET)
+    }()
 
     func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)

@@ -21,13 +21,15 @@ extension MediaView {
         }
         guard p.isPaused else { return }
         p.setPaused(false)
-        notify { $0.didPlayMedia(for: self) }
+        // Stills have nothing to play; until the kind is known the notice waits.
+        if let info { if info.kind != .image { notify { $0.didPlayMedia(for: self) } } } else { playNoticePending = true }
     }
 
     public func pause() {
         guard let p = player, !p.isPaused else { return }
         p.setPaused(true)
-        notify { $0.didPauseMedia(for: self) }
+        playNoticePending = false
+        if info.map({ $0.kind != .image }) ?? false { notify { $0.didPauseMedia(for: self) } }
     }
 
     public func togglePlay() {
@@ -89,6 +91,10 @@ extension MediaView {
                 let done = loadCompletion
                 loadCompletion = nil
                 done?(self)
+                if playNoticePending {
+                    playNoticePending = false
+                    if info.kind != .image { notify { $0.didPlayMedia(for: self) } }
+                }
             }
         }
         guard presented else { return t }
@@ -159,6 +165,7 @@ extension MediaView {
     /// Lets go of the player (threads, sound stream, frames) but keeps the media, so the
     /// view can be presented again later.
     func releasePlayer() {
+        playNoticePending = false
         player?.close()
         player = nil
         lastFrame = nil

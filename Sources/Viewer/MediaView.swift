@@ -69,6 +69,8 @@ public final class MediaView {
     public internal(set) var userRotation = 0
     var loadCompletion: ((MediaView) -> Void)?
     var announcedReady = false
+    /// play() came before the kind was known; didPlayMedia follows once it is.
+    var playNoticePending = false
     var finishedAt: Double?
     var loops = 0
     /// When the view was last put on screen (monotonic seconds).

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Real media files made with ffmpeg for the tests, cached per test run.
+///
+/// Each fixture is made once (keyed by its name) in a private directory and reused by
+/// every test that asks for it, so the suites stay fast.
+public enum Fixtures {
+    /// The directory fixtures are written to.
+    public static let directory: String = {
+        let base = ProcessInfo.processInfo.environment["MEDIAVIEW_TEST_FIXTURES"]
+            ?? (NSTemporaryDirectory() + "mediaview-fixtures-\(getuid())")
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        return base
+    }()
+
+    private static let lock = NSLock()
+
+    /// Makes `name` with `ffmpeg -y <args> <path>` unless it exists already.
+    public static func make(_ name: String, _ args: [String]) throws -> String {
+        lock.lock(); defer { lock.unlock() }
+        let path = directory + "/" + name
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let tmp = directory + "/.tmp-\(getpid())-" + name
+        let r = try Run.process("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y"] + args + [tmp], timeout: 120)
+        guard r.status == 0 else { throw FixtureError("ffmpeg failed for \(name): \(r.stderr)") }
+        guard rename(tmp, path) == 0 else { throw FixtureError("cannot rename fixture \(name)") }
+        return path
+    }
+
+    /// A still image of one colour.
+    public static func solidImage(_ color: String, width: Int = 320, height: Int = 240, ext: String = "png") throws -> String {
+        try make("solid-\(color)-\(width)x\(height).\(ext)",
+                 ["-f", "lavfi", "-i", "color=c=\(color):s=\(width)x\(height)", "-frames:v", "1"])
+    }
+
+    /// A video of one colour, optionally with a sine tone.
+    public static func solidVideo(_ color: String, width: Int = 320, height: Int = 240, seconds: Double = 1,
+                                  fps: Int = 25, pixelFormat: String = "yuv420p", codec: String = "libx264",
+                                  tone: Int? = nil, ext: String = "mp4") throws -> String {
+        var args = ["-f", "lavfi", "-i", "color=c=\(color):s=\(width)x\(height):r=\(fps):d=\(seconds)"]
+        if let tone { args += ["-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000:duration=\(seconds)"] }
+        args += ["-c:v", codec, "-pix_fmt", pixelFormat]
+        if codec == "libx264" { args += ["-preset", "ultrafast"] }
+        if tone != nil { args += ["-c:a", ext == "webm" || ext == "mkv" ? "libopus" : "aac", "-shortest"] }
+        let name = "video-\(color)-\(width)x\(height)-\(seconds)s-\(fps)-\(pixelFormat)-\(codec)-\(tone ?? 0).\(ext)"
+        return try make(name, args)
+    }
+
+    /// A sine tone, with no picture.
+    public static func tone(_ frequency: Int, seconds: Double = 2, ext: String = "wav") throws -> String {
+        try make("tone-\(frequency)-\(seconds).\(ext)",
+                 ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)"])
+    }
+
+    /// An animated GIF whose frames alternate between the given colours, each shown for
+    /// `delayCentiseconds` (0 and 1 test the browsers' clamp).
+    public static func gif(colors: [String], delayCentiseconds: Int, size: Int = 64) throws -> String {
+        let name = "anim-\(colors.joined(separator: "-"))-\(delayCentiseconds)cs-\(size).gif"
+        var args: [String] = []
+        for c in colors { args += ["-f", "lavfi", "-i", "color=c=\(c):s=\(size)x\(size):d=1:r=1"] }
+        let inputs = (0..<colors.count).map { "[\($0):v]" }.joined()
+        // One frame per colour; the GIF muxer takes the delay from the frame rate.
+        let fps = delayCentiseconds == 0 ? "100" : "100/\(delayCentiseconds)"
+        args += ["-filter_complex", "\(inputs)concat=n=\(colors.count):v=1[c];[c]settb=1/100,setpts=N*\(max(1, delayCentiseconds)),split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse",
+                 "-r", fps, "-loop", "0", "-final_delay", "-1"]
+        return try make(name, args)
+    }
+
+    /// A file holding exactly these bytes.
+    public static func bytes(_ name: String, _ data: Data) throws -> String {
+        let path = directory + "/" + name
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// A fixture could not be made.
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import Viewer
+@testable import Windowing
+
+/// KeyboardSpy: agents hear only the events they chose, and an agent that is gone is never
+/// called again (the MetovaBase rule).
+@Suite(.serialized)
+@MainActor
+struct KeyboardSpyTests {
+    final class Agent: KeyboardSpyAgent {
+        var keyboardEventsToSpyOn: Set<KeyboardSpyEvent>
+        var heard: [(KeyboardSpyEvent, String?)] = []
+        let onCall: () -> Void
+        init(_ events: Set<KeyboardSpyEvent>, onCall: @escaping () -> Void = {}) {
+            keyboardEventsToSpyOn = events
+            self.onCall = onCall
+        }
+        func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) {
+            heard.append((event, keyboardInfo.keyName))
+            onCall()
+        }
+    }
+
+    /// An agent that only uses the protocol's defaults.
+    final class Quiet: KeyboardSpyAgent {}
+
+    func key(_ name: String, press: Bool = true) -> KeyEvent {
+        KeyEvent(isPress: press, keysym: 0x61, name: name, text: name, modifiers: 0, isAutoRepeat: false, time: 1, window: 7)
+    }
+
+    @Test("Agents hear the events they chose and no others")
+    func filtering() {
+        let spy = KeyboardSpy()
+        let presses = Agent([.keyPress])
+        let all = Agent([.keyPress, .keyRelease, .focusIn, .focusOut])
+        spy.spy(on: presses)
+        spy.spy(on: all)
+        spy.dispatch(key("a"))
+        spy.dispatch(key("a", press: false))
+        spy.dispatchFocus(isIn: true, window: 7)
+        spy.dispatchFocus(isIn: false, window: 7)
+        #expect(presses.heard.map(\.0) == [.keyPress])
+        #expect(all.heard.map(\.0) == [.keyPress, .keyRelease, .focusIn, .focusOut])
+        #expect(all.heard.first?.1 == "a")
+    }
+
+    @Test("A released agent is dropped and never called")
+    func weakAgents() {
+        let spy = KeyboardSpy()
+        var calls = 0
+        var agent: Agent? = Agent([.keyPress]) { calls += 1 }
+        spy.spy(on: agent!)
+        spy.dispatch(key("x"))
+        #expect(calls == 1)
+        agent = nil
+        spy.dispatch(key("y"))
+        #expect(calls == 1)
+        #expect(spy.agentCount == 0)
+    }
+
+    @Test("unspy stops the calls; spying twice calls once")
+    func unspy() {
+        let spy = KeyboardSpy()
+        let a = Agent([.keyPress])
+        spy.spy(on: a)
+        spy.spy(on: a)
+        spy.dispatch(key("1"))
+        #expect(a.heard.count == 1)
+        spy.unspy(on: a)
+        spy.dispatch(key("2"))
+        #expect(a.heard.count == 1)
+    }
+
+    @Test("Default handlers: an agent with none of its own wants key presses and ignores them")
+    func defaults() {
+        let spy = KeyboardSpy()
+        let q = Quiet()
+        #expect(q.keyboardEventsToSpyOn == [.keyPress])
+        spy.spy(on: q)
+        spy.dispatch(key("z"))
+        #expect(spy.agentCount == 1)
+    }
+}

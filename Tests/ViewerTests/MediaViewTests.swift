@@ -1,0 +1,130 @@
+import Foundation
+import Playback
+import Testing
+import TestSupport
+@testable import Viewer
+
+/// MediaView's own contract: completions, reset, failures and options.
+@Suite(.serialized)
+@MainActor
+struct MediaViewTests {
+    /// Runs a queue's loop until `done` or the time limit.
+    func pump(_ q: MediaQueue, seconds: Double, until done: () -> Bool) {
+        let end = Date().addingTimeInterval(seconds)
+        guard let p = q.presenterOrNil() else { return }
+        while !done() && Date() < end {
+            for (_, e) in p.loop.pendingEvents() { p.handle(e) }
+            if let v = q.current {
+                let t = v.tick(presented: true, now: MonotonicClock.seconds())
+                if t.redraw { p.draw(now: MonotonicClock.seconds()) }
+            }
+            p.loop.wait(timeout: 0.02)
+        }
+    }
+
+    func makeQueue() -> MediaQueue {
+        let q = MediaQueue()
+        q.presentation.windowed = true
+        q.presentation.geometry = (320, 240, 0, 0)
+        return q
+    }
+
+    final class Failures: MediaViewDelegate {
+        var errors: [MediaError] = []
+        var sizes: [(Int, Int)] = []
+        func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) { errors.append(error) }
+        func mediaView(_ mediaView: MediaView, didSetImage size: (width: Int, height: Int)) { sizes.append(size) }
+    }
+
+    @Test("setImage's completion runs on the main actor once the image is known")
+    func completion() throws {
+        let q = makeQueue()
+        let v = MediaView()
+        var called = 0
+        v.setImage(url: try Fixtures.solidImage("red", width: 80, height: 60)) { view in
+            // The main actor is the UIKit "main thread" here; under Swift Testing it need not be
+            // thread 1, so isolation is what is checked (a violation traps).
+            MainActor.assertIsolated()
+            #expect(view.info?.kind == .image)
+            called += 1
+        }
+        q.queue(mediaView: v)
+        pump(q, seconds: 5) { called > 0 && v.lastFrame != nil }
+        #expect(called == 1)
+        #expect(v.info?.width == 80 && v.info?.height == 60)
+    }
+
+    @Test("A missing file fails with the file's name and the delegate hears it once")
+    func missing() {
+        let q = makeQueue()
+        let v = MediaView()
+        let d = Failures()
+        v.delegate = d
+        v.setVideo(url: "/nonexistent/dir/clip.mp4")
+        q.queue(mediaView: v)
+        pump(q, seconds: 2) { v.failure != nil }
+        #expect(d.errors.count == 1)
+        #expect(d.errors.first?.message.contains("clip.mp4") == true)
+    }
+
+    @Test("resetMedia leaves no player and no stale frame; the view takes new media after")
+    func reuse() throws {
+        let q = makeQueue()
+        let v = MediaView()
+        v.setImage(url: try Fixtures.solidImage("red", width: 64, height: 48))
+        q.queue(mediaView: v)
+        pump(q, seconds: 5) { v.lastFrame != nil }
+        #expect(v.lastFrame != nil)
+        v.resetMedia()
+        #expect(v.player == nil && v.lastFrame == nil && v.mediaURL == nil && v.failure == nil)
+        v.setImage(url: try Fixtures.solidImage("blue", width: 64, height: 48))
+        pump(q, seconds: 5) { v.lastFrame != nil }
+        let c = try #require(v.lastFrame).averageColor()
+        #expect(c.b > 200 && c.r < 40, "the new image shows, not the old one: \(c)")
+    }
+
+    @Test("reset puts every option back to the seed's defaults")
+    func resetOptions() {
+        let v = MediaView()
+        v.allowLooping = true
+        v.shouldAutoPlayAfterPresentation = false
+        v.swipeMode = .dismiss
+        v.topBuffer = 30
+        v.setTitle("t", details: "d")
+        v.reset()
+        #expect(!v.allowLooping && v.shouldAutoPlayAfterPresentation && v.swipeMode == .none)
+        #expect(v.topBuffer == 0 && v.title == nil && v.details == nil)
+    }
+
+    @Test("minimizedAspectRatio is clamped to [9/16, 16/9]")
+    func aspectClamp() {
+        let v = MediaView()
+        v.minimizedAspectRatio = 5
+        #expect(v.minimizedAspectRatio == 16.0 / 9.0)
+        v.minimizedAspectRatio = 0.1
+        #expect(v.minimizedAspectRatio == 9.0 / 16.0)
+    }
+
+    @Test("setGIF(data:) plays GIF bytes held in memory")
+    func gifData() throws {
+        let path = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 10)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let q = makeQueue()
+        let v = MediaView()
+        v.setGIF(data: data)
+        q.queue(mediaView: v)
+        pump(q, seconds: 5) { v.lastFrame != nil }
+        #expect(v.info?.kind == .animated)
+        let tmp = try #require(v.tempFiles.first)
+        v.resetMedia()
+        #expect(!FileManager.default.fileExists(atPath: tmp), "the temporary copy is removed on reset")
+    }
+
+    @Test("formatTime: m:ss below an hour, h:mm:ss from an hour")
+    func times() {
+        #expect(MediaView.formatTime(65, longest: 100) == "1:05")
+        #expect(MediaView.formatTime(65, longest: 4000) == "0:01:05")
+        #expect(MediaView.formatTime(3725, longest: 4000) == "1:02:05")
+        #expect(MediaView.formatTime(.nan, longest: 10) == "0:00")
+    }
+}
