@@ -32,6 +32,11 @@ final class Frame: @unchecked Sendable {
         raw = f
     }
 
+    /// Takes ownership of a frame allocated elsewhere (a cropped clone).
+    init(adopting frame: UnsafeMutablePointer<AVFrame>) {
+        raw = frame
+    }
+
     deinit {
         var f: UnsafeMutablePointer<AVFrame>? = raw
         av_frame_free(&f)

@@ -25,11 +25,13 @@ public final class Scaler {
     public func render(_ frame: VideoFrame, into target: ImageTarget, rect: PixelRect,
                        quality: Quality, rotation extra: Int) {
         let r = rect.clipped(to: target)
-        guard r.width > 0, r.height > 0, r == rect else {
-            // A rect that leaves the target would make swscale write out of bounds.
+        guard r.width > 0, r.height > 0 else { return }
+        let turn = ((frame.rotation + extra) % 360 + 360) % 360
+        if r != rect {
+            // Zoomed or aspect-filled: only part of the picture is visible.
+            renderCropped(frame, into: target, rect: rect, visible: r, quality: quality, turn: turn)
             return
         }
-        let turn = ((frame.rotation + extra) % 360 + 360) % 360
         if turn == 0 {
             scale(frame, into: target.base + r.y * target.stride + r.x * 4, stride: target.stride,
                   width: r.width, height: r.height, quality: quality)
@@ -48,6 +50,37 @@ public final class Scaler {
         scale(frame, into: tmp, stride: sw * 4, width: sw, height: sh, quality: quality)
         Scaler.rotate(source: tmp.assumingMemoryBound(to: UInt32.self), width: sw, height: sh,
                       degrees: turn, into: target, at: r)
+    }
+
+    /// Scales only the part of the source that lands inside `visible`, so a zoomed picture
+    /// costs what the window shows, not what the zoom would cover.
+    private func renderCropped(_ frame: VideoFrame, into target: ImageTarget, rect: PixelRect, visible: PixelRect,
+                               quality: Quality, turn: Int) {
+        // The visible part in the rotated picture's coordinates, 0...1.
+        var fx0 = Double(visible.x - rect.x) / Double(rect.width)
+        var fx1 = Double(visible.x + visible.width - rect.x) / Double(rect.width)
+        var fy0 = Double(visible.y - rect.y) / Double(rect.height)
+        var fy1 = Double(visible.y + visible.height - rect.y) / Double(rect.height)
+        // Back to the stored (unrotated) picture's coordinates.
+        switch turn {
+        case 90: (fx0, fx1, fy0, fy1) = (fy0, fy1, 1 - fx1, 1 - fx0)
+        case 180: (fx0, fx1, fy0, fy1) = (1 - fx1, 1 - fx0, 1 - fy1, 1 - fy0)
+        case 270: (fx0, fx1, fy0, fy1) = (1 - fy1, 1 - fy0, fx0, fx1)
+        default: break
+        }
+        let w = Double(frame.width), h = Double(frame.height)
+        guard let clone = av_frame_clone(frame.frame.raw) else { return }
+        var c: UnsafeMutablePointer<AVFrame>? = clone
+        defer { av_frame_free(&c) }
+        clone.pointee.crop_left = Int(max(0, (fx0 * w).rounded(.down)))
+        clone.pointee.crop_right = Int(max(0, w - (fx1 * w).rounded(.up)))
+        clone.pointee.crop_top = Int(max(0, (fy0 * h).rounded(.down)))
+        clone.pointee.crop_bottom = Int(max(0, h - (fy1 * h).rounded(.up)))
+        guard av_frame_apply_cropping(clone, Int32(AV_FRAME_CROP_UNALIGNED)) >= 0 else { return }
+        let cropped = VideoFrame(frame: Frame(adopting: clone), pts: frame.pts, duration: frame.duration,
+                                 serial: frame.serial, rotation: frame.rotation)
+        c = nil
+        render(cropped, into: target, rect: visible, quality: quality, rotation: turn - frame.rotation)
     }
 
     private func scale(_ frame: VideoFrame, into dst: UnsafeMutableRawPointer, stride: Int,

@@ -114,6 +114,16 @@ public final class MediaQueue {
         return true
     }
 
+    /// Closes every view's player and the window (end of the program).
+    public func shutdown() {
+        for v in views { v.resetMedia() }
+        for v in history { v.resetMedia() }
+        current = nil
+        views.removeAll()
+        history.removeAll()
+        presenter = nil
+    }
+
     /// Ends `run()` at its next turn.
     public func quit() { presenter?.quitRequested = true }
 }

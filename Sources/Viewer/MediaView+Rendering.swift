@@ -15,16 +15,46 @@ extension MediaView {
         var trackHover: Bool = false
     }
 
-    /// Where the picture goes inside a `width` x `height` area (aspect fit, centred).
+    /// Where the picture goes inside a `width` x `height` area: the content mode's scale,
+    /// then zoom and pan. It may reach past the area when filled or zoomed.
     func contentRect(width: Int, height: Int) -> Rect? {
         guard let f = lastFrame else { return nil }
         var (w, h) = f.displaySize
         if userRotation % 180 != 0 { swap(&w, &h) }
         guard w > 0, h > 0, width > 0, height > 0 else { return nil }
-        let scale = min(Double(width) / Double(w), Double(height) / Double(h))
-        let rw = max(1, min(width, Int((Double(w) * scale).rounded())))
-        let rh = max(1, min(height, Int((Double(h) * scale).rounded())))
-        return Rect(x: (width - rw) / 2, y: (height - rh) / 2, width: rw, height: rh)
+        let isVideo = info?.kind == .video
+        let fill = contentMode == .aspectFill && !(videoAspectFit && isVideo)
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        var scale = nativeScale ? 1 : (fill ? max(sx, sy) : min(sx, sy))
+        scale *= zoom
+        let rw = max(1, Int((Double(w) * scale).rounded()))
+        let rh = max(1, Int((Double(h) * scale).rounded()))
+        // Panning never pushes the picture further than its own overhang.
+        let ox = Double(max(0, rw - width)) / 2, oy = Double(max(0, rh - height)) / 2
+        let px = max(-ox, min(ox, pan.x)), py = max(-oy, min(oy, pan.y))
+        return Rect(x: (width - rw) / 2 + Int(px.rounded()), y: (height - rh) / 2 + Int(py.rounded()),
+                    width: rw, height: rh)
+    }
+
+    /// Zooms by a step (positive in, negative out), about the centre.
+    public func zoom(by step: Double) {
+        zoom = max(0.1, min(20, zoom * (1 + step * 2)))
+    }
+
+    /// Fit, or 1:1 when already fitted: the viewer's usual toggle.
+    public func toggleFitNative() {
+        if zoom != 1 || pan != (0, 0) || nativeScale {
+            zoom = 1
+            pan = (0, 0)
+            nativeScale = false
+        } else {
+            nativeScale = true
+        }
+    }
+
+    /// Moves a zoomed picture.
+    public func pan(dx: Int, dy: Int) {
+        pan = (pan.x + Double(dx), pan.y + Double(dy))
     }
 
     /// Draws everything into `buffer`.
@@ -42,7 +72,8 @@ extension MediaView {
         drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
     }
 
-    private func fillBars(_ b: PixelBuffer, around r: Rect) {
+    private func fillBars(_ b: PixelBuffer, around full: Rect) {
+        let r = full.intersection(Rect(x: 0, y: 0, width: b.width, height: b.height))
         b.fill(x: 0, y: 0, width: b.width, height: r.y, color: 0)
         b.fill(x: 0, y: r.y + r.height, width: b.width, height: b.height - r.y - r.height, color: 0)
         b.fill(x: 0, y: r.y, width: r.x, height: r.height, color: 0)
@@ -82,8 +113,18 @@ extension MediaView {
             }
         }
         guard state.showControls else { return }
+        if let r = closeButtonRect(in: b) { Indicators.drawCloseButton(on: canvas, in: r) }
         drawTitle(on: canvas)
         if info.isPlayable && shouldShowTrack { drawTrack(on: canvas, info: info, state: state) }
+    }
+
+    /// Whether the close button shows: it may only hide when a swipe can dismiss instead.
+    var showsCloseButton: Bool { !(shouldHideCloseButton && swipeMode != .none) }
+
+    /// The close button, top right below the top buffer; nil when hidden.
+    func closeButtonRect(in b: Rect) -> Rect? {
+        guard showsCloseButton else { return nil }
+        return Rect(x: b.width - 48, y: topBuffer + 12, width: 36, height: 36)
     }
 
     /// The band at the bottom that holds the progress track and its time labels.

@@ -65,6 +65,12 @@ public final class MediaView {
     public var info: MediaInfo? { player?.info }
     var player: Player?
     var lastFrame: VideoFrame?
+    /// Zoom on top of the content mode's scale (1: as the mode says).
+    public internal(set) var zoom: Double = 1
+    /// Shown at its own pixel size (the 1:1 half of the fit/1:1 toggle).
+    public internal(set) var nativeScale = false
+    /// How far the zoomed picture was moved, in window pixels.
+    var pan: (x: Double, y: Double) = (0, 0)
     /// User rotation on top of the media's own, in degrees clockwise.
     public internal(set) var userRotation = 0
     var loadCompletion: ((MediaView) -> Void)?
@@ -110,6 +116,9 @@ public final class MediaView {
         finishedAt = nil
         loops = 0
         userRotation = 0
+        zoom = 1
+        nativeScale = false
+        pan = (0, 0)
         for f in tempFiles { unlink(f) }
         tempFiles.removeAll()
     }

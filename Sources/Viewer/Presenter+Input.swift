@@ -14,9 +14,14 @@ extension Presenter {
             if let c = options.bindings.command(for: name) { execute(c) }
         case .button(let b):
             handleButton(b, now: now)
-        case .motion(let x, let y, _, _):
+        case .motion(let x, let y, let rx, let ry, let state, _):
             pointer = (x, y)
-            showControls(now: now)
+            if state & 0x100 != 0, press != nil {
+                // Button1Mask: a drag. Root coordinates, since the window itself moves.
+                dragMoved(rootX: rx, rootY: ry, now: now)
+            } else {
+                showControls(now: now)
+            }
         case .configured:
             needsRedraw = true
         case .exposed, .mapped(true):
@@ -44,11 +49,18 @@ extension Presenter {
                let c = options.bindings.command(for: name) { execute(c) }
         case 1:
             if b.isPress {
-                press = (b.x, b.y, now)
+                press = (b.x, b.y, b.rootX, b.rootY, now)
+                motionSamples = [(b.rootY, now)]
                 return
             }
             defer { press = nil }
-            guard let p = press, abs(b.x - p.x) < 6, abs(b.y - p.y) < 6 else { return }
+            if dragEnded(now: now) { return }
+            guard let p = press, abs(b.rootX - p.rootX) < 6, abs(b.rootY - p.rootY) < 6 else { return }
+            if isMinimized {
+                // A click on the thumbnail brings the view back.
+                setMinimized(false, now: now)
+                return
+            }
             click(x: b.x, y: b.y, time: b.time, now: now)
         default:
             if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
@@ -67,6 +79,11 @@ extension Presenter {
         }
         guard let v = queue.current else { return }
         showControls(now: now)
+        if controlsVisible(now: now), let r = v.closeButtonRect(in: Rect(x: 0, y: 0, width: window.width, height: window.height)),
+           r.contains(x: x, y: y) {
+            queue.dismissCurrent()
+            return
+        }
         if let hit = trackHit(v), hit.inside {
             v.seek(toFraction: hit.fraction)
             needsRedraw = true
@@ -115,16 +132,18 @@ extension Presenter {
         case .toggleTrack: if let v { v.shouldShowTrack.toggle() }
         case .toggleDetails:
             controlsUntil = controlsVisible(now: now) ? 0 : now + 3600
-        case .zoom, .zoomReset, .pan, .minimize, .restore:
-            // Zoom, pan and the minimized thumbnail are not built yet; the binding exists so
-            // that user tables stay valid.
-            break
+        case .zoom(let d): v?.zoom(by: d)
+        case .zoomReset: v?.toggleFitNative()
+        case .pan(let dx, let dy): v?.pan(dx: dx, dy: dy)
+        case .minimize: if v?.swipeMode != MediaView.SwipeMode.none { setMinimized(true, now: now) }
+        case .restore: setMinimized(false, now: now)
         case .quit: quitRequested = true
         }
     }
 
     func toggleFullscreen() {
-        guard !window.isEmbedded else { return }
+        guard !window.isEmbedded, !isMinimized, animation == nil else { return }
+        wantsFullscreen = !window.isFullscreen
         if window.isFullscreen {
             window.setFullscreen(false, restore: windowedGeometry)
         } else {

@@ -23,7 +23,18 @@ final class Presenter {
     /// Controls stay visible until then (pointer moved, key pressed).
     var controlsUntil: Double = 0
     var pointer: (x: Int, y: Int) = (0, 0)
-    var press: (x: Int, y: Int, time: Double)?
+    var press: (x: Int, y: Int, rootX: Int, rootY: Int, time: Double)?
+    /// Gesture state (Presenter+Gestures).
+    var drag: Drag?
+    var dragStart: Rect?
+    var dragNotifiedChange = false
+    var motionSamples: [(y: Int, t: Double)] = []
+    var animation: Animation?
+    var isMinimized = false
+    var overlayOpacity: Double = 1
+    var contentOpacity: Double = 1
+    /// Fullscreen is what the user wants when not minimized (false after `f` in a window).
+    var wantsFullscreen: Bool
     var lastClick: (time: UInt, x: Int, y: Int)?
     var windowedGeometry: (x: Int, y: Int, width: Int, height: Int)
     var prefetched: MediaView?
@@ -31,6 +42,7 @@ final class Presenter {
     init(queue: MediaQueue, options: PresentationOptions) throws(XError) {
         self.queue = queue
         self.options = options
+        wantsFullscreen = !options.windowed
         display = try XDisplay()
         loop = try EventLoop(display: display)
         let screen = display.screenSize
@@ -51,6 +63,7 @@ final class Presenter {
         surface = Surface(window: window)
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
+        SignalWatch.install(waking: loop)
         window.map()
         if !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
@@ -85,6 +98,7 @@ final class Presenter {
     func run() {
         startTime = MonotonicClock.seconds()
         while !quitRequested {
+            if SignalWatch.pending != nil { break }
             for (_, e) in loop.pendingEvents() { handle(e) }
             if quitRequested { break }
             let now = MonotonicClock.seconds()
@@ -100,6 +114,7 @@ final class Presenter {
                 soonest(t.deadline)
                 soonest(advanceIfDone(v, now: now))
                 soonest(overlayDeadline(v, now: now))
+                soonest(stepAnimation(now: now))
             } else if queue.views.isEmpty {
                 // Everything was dismissed or played: nothing is left to show.
                 break
@@ -154,9 +169,14 @@ final class Presenter {
         needsRedraw = false
         guard let buf = surface.begin() else { return }
         if let v = queue.current {
-            let state = MediaView.RenderState(now: now, showControls: controlsVisible(now: now),
-                                              trackHover: trackHit(v)?.hover ?? false)
+            let state = MediaView.RenderState(now: now, showControls: controlsVisible(now: now) && !isMinimized,
+                                              overlayOpacity: overlayOpacity, trackHover: trackHit(v)?.hover ?? false)
             v.render(into: buf, state: state)
+            if contentOpacity < 1 {
+                // Fading as it is thrown away: darken, since a plain X server has no window opacity.
+                Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),
+                                             color: Color.black.withAlpha(fraction: 1 - contentOpacity))
+            }
         } else {
             buf.clear()
         }

@@ -49,9 +49,14 @@ public enum ViewerApp {
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
         EventRecorder.anyFailed = false
+        let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
+                     music: opts.musicIconPath.flatMap { loadIcon($0) })
 
         for (i, input) in inputs.enumerated() {
             let v = makeView(input, options: opts, assets: assets)
+            v.customPlayButton = icons.play
+            v.customFailButton = icons.fail
+            v.customMusicButton = icons.music
             v.addObserver(EventRecorder(log: log, index: i, source: input))
             queue.queue(mediaView: v)
             if let e = displayError {
@@ -61,8 +66,16 @@ public enum ViewerApp {
         }
         queue.run()
         if opts.benchmark, let p = queue.presenter { print(p.benchmarkLine()) }
-        log?.log("exit", [("status", .int(EventRecorder.anyFailed ? 1 : 0))])
-        return EventRecorder.anyFailed ? 1 : 0
+        var status: Int32 = EventRecorder.anyFailed ? 1 : 0
+        if let sig = SignalWatch.pending {
+            // The shell's convention for "ended by a signal", after a clean shutdown.
+            say("mediaview: stopped by signal \(sig)")
+            status = 128 + sig
+        }
+        // Let go of players (sound streams) and windows before the process ends.
+        queue.shutdown()
+        log?.log("exit", [("status", .int(Int(status)))])
+        return status
     }
 
     /// A view configured from the command line.
@@ -94,6 +107,24 @@ public enum ViewerApp {
         v.playerOptions.source.maxPixels = o.maxPixels
         v.playerOptions.source.networkTimeout = o.timeout
         return v
+    }
+
+    /// An indicator image from any picture file; a bad one is reported and the built-in
+    /// indicator stays.
+    static func loadIcon(_ path: String) -> RGBAImage? {
+        guard case .success(let url) = MediaView.resolve(path) else {
+            say("mediaview: icon \(path): cannot read it; using the built-in one")
+            return nil
+        }
+        var o = SourceOptions()
+        o.maxPixels = 4096 * 4096
+        do {
+            let p = try StillDecoder.decodeRGBA(url: url, options: o)
+            return RGBAImage(width: p.width, height: p.height, pixels: p.pixels)
+        } catch {
+            say("mediaview: icon \(path): \(error.message); using the built-in one")
+            return nil
+        }
     }
 
     /// Where the bundled assets are: `$MEDIAVIEW_ASSETS`, the install's share directory, or

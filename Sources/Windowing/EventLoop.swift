@@ -29,6 +29,9 @@ public final class EventLoop: @unchecked Sendable {
         close(wakeWrite)
     }
 
+    /// The pipe's write end, for signal handlers (a write is async-signal-safe).
+    var wakeDescriptor: Int32 { wakeWrite }
+
     /// Makes the loop look again; safe from any thread (decoders call it for new frames).
     public func wake() {
         var b: UInt8 = 1
@@ -87,13 +90,17 @@ public final class EventLoop: @unchecked Sendable {
             // Only the newest position matters; older queued motion is skipped.
             var m = ev.xmotion
             while XCheckTypedWindowEvent(display.raw, m.window, MotionNotify, &ev) != 0 { m = ev.xmotion }
-            return (m.window, .motion(x: Int(m.x), y: Int(m.y), state: m.state, time: m.time))
+            return (m.window, .motion(x: Int(m.x), y: Int(m.y), rootX: Int(m.x_root), rootY: Int(m.y_root), state: m.state, time: m.time))
         case ConfigureNotify:
             let c = ev.xconfigure
             if c.window == display.root {
                 return (c.window, .screenChanged(width: Int(c.width), height: Int(c.height)))
             }
-            windows[c.window]?.window.noteConfigured(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height))
+            // Under a reparenting window manager a real ConfigureNotify has coordinates
+            // relative to the frame; only synthetic ones (ICCCM 4.1.5) are root coordinates.
+            let rootCoords = c.send_event != 0 || !display.hasWindowManager
+            windows[c.window]?.window.noteConfigured(x: rootCoords ? Int(c.x) : nil, y: rootCoords ? Int(c.y) : nil,
+                                                     width: Int(c.width), height: Int(c.height))
             return (c.window, .configured(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)))
         case Expose:
             return ev.xexpose.count == 0 ? (ev.xexpose.window, .exposed) : nil

@@ -29,9 +29,12 @@ public final class Surface {
     /// content is whatever was drawn into it two presents ago.
     public func begin() -> PixelBuffer? {
         let w = max(1, window.width), h = max(1, window.height)
-        if buffers.first.map({ $0.width != w || $0.height != h }) ?? true {
+        // A window that shrinks (a drag to the thumbnail) keeps its larger buffers and uses
+        // a corner of them: no new SHM segments on every step of a gesture.
+        if buffers.first.map({ $0.width < w || $0.height < h }) ?? true {
             reallocate(width: w, height: h)
         }
+        viewSize = (w, h)
         guard !buffers.isEmpty else { return nil }
         if buffers[current].inFlight {
             // Both buffers are with the server: wait until it is done with them.
@@ -39,7 +42,20 @@ public final class Surface {
             window.display.sync()
             for b in buffers { b.inFlight = false }
         }
-        return buffers[current].pixels
+        var px = buffers[current].pixels
+        px.width = w
+        px.height = h
+        return px
+    }
+
+    /// The part of the buffers in use since the last `begin()`.
+    private var viewSize = (width: 1, height: 1)
+
+    /// Gives back memory when the window became much smaller than its buffers (after a
+    /// gesture settled).
+    public func compact() {
+        guard let b = buffers.first else { return }
+        if window.width * window.height * 4 < b.width * b.height { buffers.removeAll() }
     }
 
     /// Whether the buffer `begin()` returns is fresh (just allocated), so everything in it
@@ -49,7 +65,7 @@ public final class Surface {
     /// Sends the buffer from the last `begin()` to the window and flips.
     public func present() {
         guard !buffers.isEmpty else { return }
-        buffers[current].put(to: window.id, gc: gc)
+        buffers[current].put(to: window.id, gc: gc, width: viewSize.width, height: viewSize.height)
         window.display.flush()
         presentedCount += 1
         current = (current + 1) % buffers.count

@@ -2,7 +2,7 @@
 public enum WindowEvent: Sendable {
     case key(KeyEvent)
     case button(ButtonEvent)
-    case motion(x: Int, y: Int, state: UInt32, time: UInt)
+    case motion(x: Int, y: Int, rootX: Int, rootY: Int, state: UInt32, time: UInt)
     /// The window's size or position changed.
     case configured(x: Int, y: Int, width: Int, height: Int)
     /// Part of the window must be drawn again.

@@ -74,8 +74,11 @@ public final class XDisplay {
         return a
     }
 
-    /// Whether an EWMH window manager is running (it sets `_NET_SUPPORTING_WM_CHECK`).
-    public var hasWindowManager: Bool {
+    /// Whether an EWMH window manager is running (it sets `_NET_SUPPORTING_WM_CHECK`);
+    /// looked up once, since it is asked on every configure event.
+    public private(set) lazy var hasWindowManager: Bool = checkWindowManager()
+
+    private func checkWindowManager() -> Bool {
         guard let data = windowProperty(root, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW), let w = data.first else {
             return false
         }

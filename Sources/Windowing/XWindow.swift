@@ -94,8 +94,9 @@ public final class XWindow {
     }
 
     /// Records a size the server reported (ConfigureNotify).
-    func noteConfigured(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y
+    func noteConfigured(x: Int?, y: Int?, width: Int, height: Int) {
+        if let x { self.x = x }
+        if let y { self.y = y }
         self.width = max(1, width); self.height = max(1, height)
     }
 
@@ -122,6 +123,38 @@ public final class XWindow {
             setGeometry(x: 0, y: 0, width: s.width, height: s.height)
         }
         if !on, let r = restore { setGeometry(x: r.x, y: r.y, width: r.width, height: r.height) }
+    }
+
+    /// Turns the window into a floating thumbnail (always on top, undecorated, out of the
+    /// task bar and pager) or back into an ordinary one.
+    public func setFloating(_ on: Bool, decorated: Bool = true) {
+        guard !isEmbedded else { return }
+        setDecorated(on ? false : decorated)
+        if display.hasWindowManager {
+            if on && isFullscreen { sendState(0, "_NET_WM_STATE_FULLSCREEN") }
+            sendState(on ? 1 : 0, "_NET_WM_STATE_ABOVE")
+            sendState(on ? 1 : 0, "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER")
+        }
+        if on { isFullscreen = false }
+        XRaiseWindow(display.raw, id)
+        XFlush(display.raw)
+    }
+
+    /// Motif hints: the de-facto way to ask a window manager for no title bar or borders.
+    public func setDecorated(_ on: Bool) {
+        var hints = cx11_motif_hints()
+        hints.flags = 2 // MWM_HINTS_DECORATIONS
+        hints.decorations = on ? 1 : 0
+        let atom = display.atom("_MOTIF_WM_HINTS")
+        withUnsafeBytes(of: &hints) { raw in
+            XChangeProperty(display.raw, id, atom, atom, 32, PropModeReplace,
+                            raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 5)
+        }
+    }
+
+    /// Keeps a floating window above others where no window manager does it.
+    public func raise() {
+        XRaiseWindow(display.raw, id)
     }
 
     /// Sends a `_NET_WM_STATE` change (1 add, 0 remove) to the window manager.
