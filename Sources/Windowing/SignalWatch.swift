@@ -31,6 +31,12 @@ public enum SignalWatch {
             action.sa_flags = SA_RESTART
             sigaction(sig, &action, nil)
         }
+        // A parent may have started us with these blocked (Foundation's Process does, from
+        // some threads); a viewer that ignores SIGTERM would be a bad citizen.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, sig) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         // A closed pipe (stdout to `head`, say) must not kill the player mid-frame.
         signal(SIGPIPE, SIG_IGN)
     }

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The signature gesture with real pointer events (xdotool drives XTest): drag down to the
+/// bottom-right thumbnail, snap back, throw it away to the right, click to restore.
+@Suite(.serialized)
+struct GestureTests {
+    /// One running mediaview with its event log.
+    struct Session {
+        let process: Process
+        let events: String
+        let probe: ScreenProbe
+        let window: UInt
+
+        func log() -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+
+        func names() -> [String] { log().compactMap { $0["event"] as? String }.filter { $0 != "offset" } }
+
+        func geometry() -> (x: Int, y: Int, width: Int, height: Int)? { probe.geometry(of: window) }
+
+        func stop() {
+            kill(process.processIdentifier, SIGTERM)
+            Run.wait(process, timeout: 5)
+        }
+    }
+
+    func start(_ args: [String], files: [String]) throws -> Session {
+        let events = Fixtures.directory + "/gesture-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        let p = try Run.start(Run.mediaview, ["--events", events] + args + files, environment: Run.environment())
+        let probe = try ScreenProbe()
+        var window: UInt?
+        let end = Date().addingTimeInterval(10)
+        while window == nil && Date() < end {
+            usleep(50_000)
+            window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+        }
+        let w = try #require(window, "the mediaview window never appeared")
+        usleep(300_000)
+        return Session(process: p, events: events, probe: probe, window: w)
+    }
+
+    func xdo(_ args: [String]) throws {
+        let r = try Run.process("xdotool", args, timeout: 10)
+        #expect(r.status == 0, "xdotool \(args): \(r.stderr)")
+    }
+
+    /// A press at (x, y0), motion in steps to y1 (or x1), release.
+    func drag(from: (Int, Int), to: (Int, Int), steps: Int = 8) throws {
+        try xdo(["mousemove", "\(from.0)", "\(from.1)", "mousedown", "1"])
+        for i in 1...steps {
+            let x = from.0 + (to.0 - from.0) * i / steps, y = from.1 + (to.1 - from.1) * i / steps
+            try xdo(["mousemove", "\(x)", "\(y)"])
+            usleep(30_000)
+        }
+        try xdo(["mouseup", "1"])
+        usleep(600_000)
+    }
+
+    func video() throws -> String {
+        try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 8, tone: 660)
+    }
+
+    @Test("Drag down past 40 %: the thumbnail settles bottom right with the SPEC's geometry",
+          arguments: [(1.0 / 3.0, "landscape", 0), (0.25, "square", 40), (0.2, "portrait", 0)])
+    func minimize(ratio: Double, aspect: String, buffer: Int) throws {
+        let s = try start(["--no-audio", "--minimized-width-ratio", "\(ratio)", "--minimized-aspect", aspect,
+                           "--bottom-buffer", "\(buffer)"], files: [try video()])
+        defer { s.stop() }
+        try drag(from: (640, 100), to: (640, 500))
+        let g = try #require(s.geometry())
+        let w = Int((1280 * ratio).rounded())
+        let a = aspect == "landscape" ? 9.0 / 16.0 : aspect == "square" ? 1.0 : 16.0 / 9.0
+        let h = Int((Double(w) * a).rounded())
+        #expect(g.width == w && g.height == h, "size \(g)")
+        #expect(g.x == 1280 - 12 - w && g.y == 720 - 12 - buffer - h, "origin \(g)")
+        // It keeps playing: the picture is green at the thumbnail's centre.
+        let img = s.probe.grab(x: g.x, y: g.y, width: g.width, height: g.height)
+        #expect(img.matches(g.width / 2, g.height / 2, 0x008000, tolerance: 40))
+        let names = s.names()
+        let start = try #require(names.firstIndex(of: "will_change_minimization"))
+        #expect(Array(names[start...].prefix(4)) == ["will_change_minimization", "did_change_minimization",
+                                                     "will_end_minimizing", "did_end_minimizing"])
+        let ends = s.log().filter { $0["event"] as? String == "did_end_minimizing" }
+        #expect(ends.last?["minimized"] as? Bool == true)
+        let offsets = s.log().filter { $0["event"] as? String == "offset" }.compactMap { $0["progress"] as? Double }
+        #expect(offsets.count >= 4, "didChangeOffset on every step")
+        #expect(offsets == offsets.sorted(), "progress grows as the drag goes down")
+    }
+
+    @Test("A short drag snaps back to fullscreen")
+    func snapBack() throws {
+        let s = try start(["--no-audio"], files: [try video()])
+        defer { s.stop() }
+        try drag(from: (640, 100), to: (640, 250))
+        let g = try #require(s.geometry())
+        #expect(g.x == 0 && g.y == 0 && g.width == 1280 && g.height == 720, "\(g)")
+        let ends = s.log().filter { $0["event"] as? String == "did_end_minimizing" }
+        #expect(ends.last?["minimized"] as? Bool == false)
+    }
+
+    @Test("Click on the thumbnail restores; a click beside it reaches the window underneath")
+    func clickRestoresAndPassesThrough() throws {
+        let under = try ProbeWindow(x: 0, y: 0, width: 400, height: 300)
+        let s = try start(["--no-audio"], files: [try video()])
+        defer { s.stop() }
+        try drag(from: (640, 100), to: (640, 500))
+        let g = try #require(s.geometry())
+        #expect(g.width < 1280)
+        _ = under.presses()
+        try xdo(["mousemove", "100", "100", "click", "1"])
+        usleep(200_000)
+        #expect(under.presses().count == 1, "the desktop under the thumbnail takes the click")
+        try xdo(["mousemove", "\(g.x + g.width / 2)", "\(g.y + g.height / 2)", "click", "1"])
+        usleep(700_000)
+        let r = try #require(s.geometry())
+        #expect(r.width == 1280 && r.height == 720, "restored: \(r)")
+    }
+
+    @Test("Dragging the thumbnail right past 40 % throws it away; the last item ends the program with 0")
+    func throwAway() throws {
+        let s = try start(["--no-audio"], files: [try video()])
+        try drag(from: (640, 100), to: (640, 500))
+        let g = try #require(s.geometry())
+        let y = g.y + g.height / 2
+        // 30 % first: it comes back.
+        try drag(from: (g.x + 20, y), to: (g.x + 20 + g.width * 3 / 10, y))
+        let back = try #require(s.geometry())
+        #expect(back.x == g.x, "snapped back: \(back)")
+        try drag(from: (g.x + 20, y), to: (g.x + 20 + g.width / 2, y))
+        let ended = Run.wait(s.process, timeout: 5)
+        #expect(ended, "dismissing the last item ends the program")
+        #expect(s.process.terminationStatus == 0)
+        let names = s.names()
+        #expect(names.contains("will_end_dismissing") && names.contains("did_end_dismissing"))
+        let ends = s.log().filter { $0["event"] as? String == "did_end_dismissing" }.compactMap { $0["dismissed"] as? Bool }
+        #expect(ends == [false, true])
+        #expect(names.suffix(3).contains("dismissed"))
+    }
+
+    @Test("Under a real EWMH window manager (openbox): fullscreen, thumbnail above and out of the task bar, restore")
+    func underOpenbox() throws {
+        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
+        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
+        // Openbox announces itself on the root window once it manages the screen.
+        let end = Date().addingTimeInterval(10)
+        var ready = false
+        while !ready && Date() < end {
+            usleep(100_000)
+            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
+        }
+        #expect(ready, "openbox did not start")
+        let s = try start(["--no-audio"], files: [try video()])
+        defer { s.stop() }
+        func state() throws -> String {
+            try Run.process("xprop", ["-id", "\(s.window)", "_NET_WM_STATE"], timeout: 5).stdout
+        }
+        #expect(try state().contains("_NET_WM_STATE_FULLSCREEN"))
+        try drag(from: (640, 100), to: (640, 500))
+        let g = try #require(s.geometry())
+        #expect(g.width == 427 && g.height == 240 && g.x == 1280 - 12 - 427 && g.y == 720 - 12 - 240, "\(g)")
+        let st = try state()
+        #expect(st.contains("_NET_WM_STATE_ABOVE") && st.contains("_NET_WM_STATE_SKIP_TASKBAR"), "\(st)")
+        #expect(!st.contains("FULLSCREEN"), "\(st)")
+        try xdo(["key", "ctrl+Up"])
+        usleep(700_000)
+        let r = try #require(s.geometry())
+        #expect(r.width == 1280 && r.height == 720, "restored: \(r)")
+        #expect(try state().contains("_NET_WM_STATE_FULLSCREEN"))
+    }
+
+    @Test("Dismiss mode: a long drag down dismisses; the sound keeps playing while minimized")
+    func dismissModeAndSound() throws {
+        // Minimized playback keeps its sound.
+        let s = try start([], files: [try video()])
+        try drag(from: (640, 100), to: (640, 500))
+        let rec = try AudioProbe.startRecording()
+        usleep(1_000_000)
+        let samples = AudioProbe.finish(rec)
+        s.stop()
+        let f = AudioProbe.dominantFrequency(samples)
+        #expect(f.map { abs($0 - 660) <= 10 } == true, "heard \(String(describing: f)) Hz while minimized")
+
+        let d = try start(["--no-audio", "--swipe-mode", "dismiss"], files: [try video()])
+        try drag(from: (640, 50), to: (640, 400))
+        #expect(Run.wait(d.process, timeout: 5), "dismissed, and it was the last item")
+        let ends = d.log().filter { $0["event"] as? String == "did_end_dismissing" }.compactMap { $0["dismissed"] as? Bool }
+        #expect(ends == [true])
+    }
+}
