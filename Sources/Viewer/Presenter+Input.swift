@@ -30,7 +30,9 @@ extension Presenter {
             quitRequested = true
         case .focus(let isIn, let w):
             KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
-        case .pointerInside, .mapped(false), .screenChanged:
+        case .screenChanged(let w, let h):
+            screenChanged(width: w, height: h)
+        case .pointerInside, .mapped(false):
             needsRedraw = true
         }
     }
@@ -139,6 +141,23 @@ extension Presenter {
         case .restore: setMinimized(false, now: now)
         case .quit: quitRequested = true
         }
+    }
+
+    /// The screen was resized or turned: relayout, and tell the view when the orientation
+    /// (landscape or portrait) changed, as the seed's rotation notifications do.
+    func screenChanged(width: Int, height: Int) {
+        let portrait = height > width
+        let turned = portrait != lastPortrait
+        lastPortrait = portrait
+        let v = queue.current
+        if turned, let v { v.notify { $0.mediaViewWillRotate(v) } }
+        if let v, isMinimized {
+            setFrame(layout(for: v).minimizedFrame)
+        } else if wantsFullscreen && !window.isEmbedded {
+            window.setFullscreen(true)
+        }
+        needsRedraw = true
+        if turned, let v { v.notify { $0.mediaViewDidRotate(v) } }
     }
 
     func toggleFullscreen() {

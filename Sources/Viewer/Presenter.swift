@@ -35,6 +35,8 @@ final class Presenter {
     var contentOpacity: Double = 1
     /// Fullscreen is what the user wants when not minimized (false after `f` in a window).
     var wantsFullscreen: Bool
+    /// The screen's orientation last seen, to tell rotations from resizes.
+    var lastPortrait = false
     var lastClick: (time: UInt, x: Int, y: Int)?
     var windowedGeometry: (x: Int, y: Int, width: Int, height: Int)
     var prefetched: MediaView?
@@ -46,6 +48,7 @@ final class Presenter {
         display = try XDisplay()
         loop = try EventLoop(display: display)
         let screen = display.screenSize
+        lastPortrait = screen.height > screen.width
         let gw = options.geometry?.width ?? min(1280, screen.width)
         let gh = options.geometry?.height ?? min(720, screen.height)
         let gx = options.geometry?.x ?? max(0, (screen.width - gw) / 2)

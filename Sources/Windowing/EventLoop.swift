@@ -94,6 +94,7 @@ public final class EventLoop: @unchecked Sendable {
         case ConfigureNotify:
             let c = ev.xconfigure
             if c.window == display.root {
+                display.noteScreenSize(width: Int(c.width), height: Int(c.height))
                 return (c.window, .screenChanged(width: Int(c.width), height: Int(c.height)))
             }
             // Under a reparenting window manager a real ConfigureNotify has coordinates

@@ -42,6 +42,7 @@ public final class XDisplay {
         // "@im=none": we only want layout-aware text from keys, not an input method server.
         XSetLocaleModifiers("@im=none")
         inputMethod = XOpenIM(d, nil, nil, nil)
+        watchRoot()
     }
 
     deinit {
@@ -52,9 +53,22 @@ public final class XDisplay {
     /// The connection's file descriptor, for poll.
     var fileDescriptor: Int32 { cx11_connection_number(raw) }
 
-    /// The whole screen's size in pixels.
+    /// The whole screen's size in pixels: as the server said at connection, or as the last
+    /// change of the root window said (RandR resizes and rotations).
     public var screenSize: (width: Int, height: Int) {
-        (Int(cx11_display_width(raw, screen)), Int(cx11_display_height(raw, screen)))
+        changedScreenSize ?? (Int(cx11_display_width(raw, screen)), Int(cx11_display_height(raw, screen)))
+    }
+
+    private var changedScreenSize: (width: Int, height: Int)?
+
+    /// Records a new root window size from its ConfigureNotify.
+    func noteScreenSize(width: Int, height: Int) {
+        changedScreenSize = (max(1, width), max(1, height))
+    }
+
+    /// Asks for the root window's structure events, so screen changes are seen.
+    func watchRoot() {
+        XSelectInput(raw, root, Int(StructureNotifyMask))
     }
 
     /// The size of any window on this display, nil when there is no such window.

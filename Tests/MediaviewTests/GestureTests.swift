@@ -174,6 +174,26 @@ struct GestureTests {
         #expect(try state().contains("_NET_WM_STATE_FULLSCREEN"))
     }
 
+    @Test("The screen turns to portrait: the view relayouts, will/did rotate fire; keys rotate the media")
+    func rotation() throws {
+        let s = try start(["--no-audio"], files: [try video()])
+        defer { s.stop() }
+        s.probe.announceScreenSize(width: 720, height: 1280)
+        usleep(500_000)
+        let g = try #require(s.geometry())
+        #expect(g.width == 720 && g.height == 1280, "relaid out for portrait: \(g)")
+        s.probe.announceScreenSize(width: 1280, height: 720)
+        usleep(500_000)
+        try xdo(["key", "r"])
+        usleep(300_000)
+        let rotations = s.log().filter { ($0["event"] as? String)?.hasSuffix("_rotate") == true }
+        #expect(rotations.map { $0["event"] as? String } == ["will_rotate", "did_rotate", "will_rotate", "did_rotate",
+                                                            "will_rotate", "did_rotate"])
+        #expect(rotations.last?["rotation"] as? Int == 90)
+        let back = try #require(s.geometry())
+        #expect(back.width == 1280 && back.height == 720)
+    }
+
     @Test("Dismiss mode: a long drag down dismisses; the sound keeps playing while minimized")
     func dismissModeAndSound() throws {
         // Minimized playback keeps its sound.

@@ -71,6 +71,21 @@ public final class ScreenProbe {
         return (Int(x), Int(y), Int(attrs.width), Int(attrs.height))
     }
 
+    /// Tells every client watching the root window that the screen is now `width` x
+    /// `height`, the ConfigureNotify a RandR resize or rotation sends (Xvfb cannot turn its
+    /// screen, so the tests send the event itself).
+    public func announceScreenSize(width: Int, height: Int) {
+        let root = cx11_root_window(display, cx11_default_screen(display))
+        var ev = XEvent()
+        ev.xconfigure.type = ConfigureNotify
+        ev.xconfigure.event = root
+        ev.xconfigure.window = root
+        ev.xconfigure.width = Int32(width)
+        ev.xconfigure.height = Int32(height)
+        XSendEvent(display, root, 0, Int(StructureNotifyMask), &ev)
+        XSync(display, 0)
+    }
+
     /// Waits until `condition` holds for a fresh grab, up to `timeout` seconds.
     public func waitFor(timeout: Double = 10, _ condition: (Image) -> Bool) -> Image? {
         let start = Date()
