@@ -80,6 +80,11 @@ extension Presenter {
             return
         }
         guard let v = queue.current else { return }
+        if window.isEmbedded && v.shouldDisplayFullscreen {
+            // The seed's inline view: a tap presents it fullscreen, grown from its own rect.
+            presentFromInline(now: now)
+            return
+        }
         showControls(now: now)
         if controlsVisible(now: now), let r = v.closeButtonRect(in: Rect(x: 0, y: 0, width: window.width, height: window.height)),
            r.contains(x: x, y: y) {
@@ -122,8 +127,11 @@ extension Presenter {
         case .toggleMute: if let v { v.isMuted.toggle() }
         case .next: queue.presentNext()
         case .previous: queue.presentPrevious()
-        case .dismiss: queue.dismissCurrent()
-        case .toggleFullscreen: toggleFullscreen()
+        case .dismiss:
+            if window.isDetached { returnInline(now: now) } else { queue.dismissCurrent() }
+        case .toggleFullscreen:
+            if window.isDetached { returnInline(now: now) } else if window.isEmbedded { presentFromInline(now: now) }
+            else { toggleFullscreen() }
         case .toggleLoop: if let v { v.allowLooping.toggle() }
         case .rotate(let deg):
             if let v {
@@ -140,6 +148,27 @@ extension Presenter {
         case .minimize: if v?.swipeMode != MediaView.SwipeMode.none { setMinimized(true, now: now) }
         case .restore: setMinimized(false, now: now)
         case .quit: quitRequested = true
+        }
+    }
+
+    /// Grows an embedded view from its rectangle to the whole screen.
+    func presentFromInline(now: Double) {
+        guard window.parent != nil, !window.isDetached, animation == nil else { return }
+        let origin = window.rootFrame
+        inlineOrigin = origin
+        window.detach()
+        window.focus()
+        let s = display.screenSize
+        animate(to: Rect(x: 0, y: 0, width: s.width, height: s.height), now: now) { [self] in needsRedraw = true }
+    }
+
+    /// Shrinks a detached view back into its place in the host window.
+    func returnInline(now: Double) {
+        guard window.isDetached, animation == nil else { return }
+        let target = inlineOrigin ?? window.rootFrame
+        animate(to: target, now: now) { [self] in
+            window.reattach()
+            needsRedraw = true
         }
     }
 

@@ -35,6 +35,8 @@ final class Presenter {
     var contentOpacity: Double = 1
     /// Fullscreen is what the user wants when not minimized (false after `f` in a window).
     var wantsFullscreen: Bool
+    /// Where an inline view was before it grew to fullscreen.
+    var inlineOrigin: Rect?
     /// The screen's orientation last seen, to tell rotations from resizes.
     var lastPortrait = false
     var lastClick: (time: UInt, x: Int, y: Int)?
@@ -57,6 +59,7 @@ final class Presenter {
         if let parent = options.parentWindow {
             let size = display.windowSize(parent) ?? (gw, gh)
             window = try XWindow(display: display, x: 0, y: 0, width: size.width, height: size.height, parent: parent)
+            display.watchStructure(of: parent)
         } else if options.windowed {
             window = try XWindow(display: display, x: gx, y: gy, width: gw, height: gh)
         } else {
@@ -102,7 +105,17 @@ final class Presenter {
         startTime = MonotonicClock.seconds()
         while !quitRequested {
             if SignalWatch.pending != nil { break }
-            for (_, e) in loop.pendingEvents() { handle(e) }
+            for (w, e) in loop.pendingEvents() {
+                if let parent = window.parent, w == parent {
+                    // The host window changed size: an embedded view fills it.
+                    if case .configured(_, _, let pw, let ph) = e, window.isEmbedded {
+                        window.setGeometry(x: 0, y: 0, width: pw, height: ph)
+                        needsRedraw = true
+                    }
+                    continue
+                }
+                handle(e)
+            }
             if quitRequested { break }
             let now = MonotonicClock.seconds()
             var deadline: Double? = nil

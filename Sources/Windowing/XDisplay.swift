@@ -66,6 +66,11 @@ public final class XDisplay {
         changedScreenSize = (max(1, width), max(1, height))
     }
 
+    /// Asks for a foreign window's size changes (the host of an embedded view).
+    public func watchStructure(of window: UInt) {
+        XSelectInput(raw, window, Int(StructureNotifyMask))
+    }
+
     /// Asks for the root window's structure events, so screen changes are seen.
     func watchRoot() {
         XSelectInput(raw, root, Int(StructureNotifyMask))

@@ -13,8 +13,12 @@ public final class XWindow {
     public private(set) var isMapped = false
     public private(set) var isFullscreen = false
     let inputContext: XIC?
-    /// Set when the window lives inside another program's window (`--wid`).
-    public let isEmbedded: Bool
+    /// The foreign window this one lives in (`--wid`), nil for a top-level window.
+    public let parent: UInt?
+    /// Inside its parent now (false while detached to show fullscreen).
+    public var isEmbedded: Bool { parent != nil && !isDetached }
+    /// An embedded window that was lifted out to the screen.
+    public private(set) var isDetached = false
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -22,7 +26,7 @@ public final class XWindow {
         self.display = display
         self.x = x; self.y = y
         self.width = max(1, width); self.height = max(1, height)
-        isEmbedded = parent != nil
+        self.parent = parent
         let d = display.raw
         var attrs = XSetWindowAttributes()
         attrs.background_pixel = 0
@@ -123,6 +127,43 @@ public final class XWindow {
             setGeometry(x: 0, y: 0, width: s.width, height: s.height)
         }
         if !on, let r = restore { setGeometry(x: r.x, y: r.y, width: r.width, height: r.height) }
+    }
+
+    /// Lifts an embedded window out of its parent onto the screen, where it stays at the
+    /// same place until moved; override-redirect, so no window manager adds a frame to it.
+    public func detach() {
+        guard let parent, !isDetached else { return }
+        var rx: Int32 = 0, ry: Int32 = 0
+        var child: UInt = 0
+        XTranslateCoordinates(display.raw, parent, display.root, Int32(x), Int32(y), &rx, &ry, &child)
+        var attrs = XSetWindowAttributes()
+        attrs.override_redirect = 1
+        XChangeWindowAttributes(display.raw, id, UInt(CWOverrideRedirect), &attrs)
+        XReparentWindow(display.raw, id, display.root, rx, ry)
+        x = Int(rx); y = Int(ry)
+        isDetached = true
+        XRaiseWindow(display.raw, id)
+        XFlush(display.raw)
+    }
+
+    /// Puts a detached window back into its parent, filling it.
+    public func reattach() {
+        guard let parent, isDetached else { return }
+        var attrs = XSetWindowAttributes()
+        attrs.override_redirect = 0
+        XChangeWindowAttributes(display.raw, id, UInt(CWOverrideRedirect), &attrs)
+        XReparentWindow(display.raw, id, parent, 0, 0)
+        isDetached = false
+        let size = display.windowSize(parent) ?? (width, height)
+        setGeometry(x: 0, y: 0, width: size.width, height: size.height)
+    }
+
+    /// The window's rectangle in root coordinates.
+    public var rootFrame: Rect {
+        var rx: Int32 = 0, ry: Int32 = 0
+        var child: UInt = 0
+        XTranslateCoordinates(display.raw, id, display.root, 0, 0, &rx, &ry, &child)
+        return Rect(x: Int(rx), y: Int(ry), width: width, height: height)
     }
 
     /// Turns the window into a floating thumbnail (always on top, undecorated, out of the
