@@ -78,6 +78,9 @@ cleanup() {
     if [ -n "$xvfb_display" ] && [ "$(cat "/tmp/.X$xvfb_display-lock" 2>/dev/null | tr -d ' ')" = "${xvfb_pid:-x}" ]; then
         rm -f "/tmp/.X$xvfb_display-lock" "/tmp/.X11-unix/X$xvfb_display"
     fi
+    # SwiftPM keeps lock files in the temp dir, named after the cache and
+    # config directories we pointed XDG_* at; they would pile up, one pair a run.
+    rm -f "${TMPDIR:-/tmp}/${work//\//_}_"*.lock
     if [ "${TESTENV_KEEP:-0}" = 1 ]; then
         echo "testenv: kept $work" >&2
     else
@@ -92,6 +95,32 @@ trap 'exit 143' TERM
 started() { # pid name
     pids+=("$1")
     names+=("$2")
+    echo "$1" >>"$work/pids"
+}
+
+unstarted() { # forget the last one: it died by itself, and its PID may be reused
+    unset 'pids[-1]' 'names[-1]'
+    printf '%s\n' "${pids[@]}" >"$work/pids"
+}
+
+# If this script is SIGKILLed its traps never run. This watcher then stops
+# whatever we had started (listed in $work/pids as we go) and removes our
+# directory, so nothing outlives us by more than a few seconds. It runs from
+# the very start, because a kill can come while services are still starting.
+start_guard() {
+    : >"$work/pids"
+    (
+        trap - EXIT INT TERM
+        while kill -0 $$ 2>/dev/null; do sleep 1; done
+        mapfile -t orphans <"$work/pids"
+        if [ ${#orphans[@]} -gt 0 ]; then
+            kill -TERM "${orphans[@]}"
+            sleep 3
+            kill -KILL "${orphans[@]}"
+        fi
+        rm -rf "$work"
+    ) </dev/null >/dev/null 2>&1 &
+    guard_pid=$!
 }
 
 # ---------------------------------------------------------------- X server
@@ -106,20 +135,20 @@ start_xvfb() {
         Xvfb ":$n" -screen 0 "${screen}x24" -nolisten tcp -noreset -dpi 96 \
             +extension MIT-SHM +extension RANDR >"$work/xvfb.log" 2>&1 &
         pid=$!
+        started "$pid" "Xvfb :$n"
+        xvfb_pid=$pid xvfb_display=$n  # lets cleanup remove a stale lock of ours
         for i in $(seq 100); do
             # Another run may have taken the same number between our check and
             # Xvfb's lock; then ours exits and xdpyinfo would reach *theirs*.
             # The lock file holding our PID is the proof the display is ours.
             if ! kill -0 "$pid" 2>/dev/null; then
                 wait "$pid" 2>/dev/null
-                pid=
+                unstarted
+                pid= xvfb_pid= xvfb_display=
                 break
             fi
             if [ "$(cat "/tmp/.X$n-lock" 2>/dev/null | tr -d ' ')" = "$pid" ] &&
                 DISPLAY=":$n" xdpyinfo >/dev/null 2>&1; then
-                started "$pid" "Xvfb :$n"
-                xvfb_pid=$pid
-                xvfb_display=$n
                 export DISPLAY=":$n"
                 export MEDIAVIEW_TEST_DISPLAY_OWNED=1
                 export MEDIAVIEW_TEST_SCREEN=$screen
@@ -227,7 +256,10 @@ make_ca() { # dir: a CA and a server certificate for 127.0.0.1 and localhost
 }
 
 start_http() {
-    command -v python3 >/dev/null || die "python3 not installed (make deps)"
+    # The Debian interpreter (make deps) rather than whatever shim is first in
+    # PATH: a pyenv shim alone costs ~0.3 s of CPU before Python starts.
+    local py=/usr/bin/python3
+    [ -x "$py" ] || py=$(command -v python3) || die "python3 not installed (make deps)"
     local root="$work/http-root" tls=() pid i port
     mkdir -p "$root"
     # The demo files are there from the start, so a test (or a person) has
@@ -238,7 +270,7 @@ start_http() {
         make_ca "$work/tls"
         tls=(--cert "$work/tls/server.pem" --key "$work/tls/server.key")
     fi
-    python3 "$repo/scripts/testserver.py" "$root" --port-file "$work/http.ports" \
+    "$py" "$repo/scripts/testserver.py" "$root" --port-file "$work/http.ports" \
         --log "$work/http.log" --parent-pid $$ "${tls[@]}" \
         </dev/null >"$work/http.stderr" 2>&1 &
     pid=$!
@@ -274,6 +306,8 @@ export MEDIAVIEW_TEST_TMP="$work/tmp"
 export MEDIAVIEW_ASSETS="$repo/assets"
 export MEDIAVIEW_TEST_ENV="$work"
 
+start_guard
+
 if wants x11; then start_xvfb; fi
 if [ "${TESTENV_WM:-}" = openbox ]; then
     wants x11 || die "TESTENV_WM needs the x11 service"
@@ -282,28 +316,17 @@ fi
 if wants pulse; then start_pulse; fi
 if wants http || wants https; then start_http; fi
 
-# If this script is SIGKILLed its traps never run; this watcher then stops
-# the services instead, so nothing outlives us for more than a second or two.
-if [ ${#pids[@]} -gt 0 ]; then
-    (
-        trap - EXIT INT TERM
-        while kill -0 $$ 2>/dev/null; do sleep 1; done
-        kill -TERM "${pids[@]}" 2>/dev/null
-        sleep 3
-        kill -KILL "${pids[@]}" 2>/dev/null
-    ) </dev/null >/dev/null 2>&1 &
-    guard_pid=$!
-fi
-
 say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} HTTP=${MEDIAVIEW_TEST_HTTP:-} HTTPS=${MEDIAVIEW_TEST_HTTPS:-} dir=$work"
 
 # CMD runs in the background and we wait for it, because bash defers traps
 # until a foreground child exits: a SIGTERM (from timeout, say) must reach the
-# cleanup at once. 0<&0 keeps stdin, which bash would otherwise replace with
-# /dev/null for a background job.
-"$@" 0<&0 &
+# cleanup at once. Bash starts background jobs with stdin from /dev/null and
+# SIGINT/SIGQUIT ignored; 0<&0 and env --default-signal undo both, so CMD and
+# the programs the tests spawn behave as in the foreground (a test may well
+# check how mediaview handles Ctrl-C).
+env --default-signal=INT,QUIT "$@" 0<&0 &
 cmd_pid=$!
-wait "$cmd_pid"
+wait "$cmd_pid" 2>/dev/null  # no "Terminated" job notice: the status says it
 status=$?
 cmd_pid=
 exit "$status"

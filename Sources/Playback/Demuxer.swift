@@ -9,6 +9,8 @@ final class Demuxer: @unchecked Sendable {
     // @unchecked: the context is used by the demux thread only; `interrupt` is atomic.
     private(set) var ctx: UnsafeMutablePointer<AVFormatContext>
     private let interrupt: Interrupt
+    /// Our own AVIOContext for web media (issue 5); closed after the format context.
+    private let io: CustomIO?
 
     /// What `read` found.
     enum ReadResult {
@@ -27,22 +29,42 @@ final class Demuxer: @unchecked Sendable {
             return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
         }
         c.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        interrupt.arm()
+        // Issue 5: web media may come from the caches, or through CachingIO (which copies
+        // it into the cache as it plays); then FFmpeg reads our AVIOContext.
+        let route: SourceRoute.Opened
+        do {
+            route = try SourceRoute.open(url: url, options: options, interrupt: c.pointee.interrupt_callback)
+        } catch {
+            avformat_free_context(c)
+            throw AVError(code: error.code, message: "cannot open \(Demuxer.displayName(url)): \(error.message)")
+        }
+        io = route.io
+        if let pb = route.io?.context {
+            c.pointee.pb = pb
+            c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         var dict: OpaquePointer? = nil
         defer { av_dict_free(&dict) }
-        for (k, v) in options.formatOptions(for: url) { av_dict_set(&dict, k, v, 0) }
+        for (k, v) in options.formatOptions(for: route.url) { av_dict_set(&dict, k, v, 0) }
         var cp: UnsafeMutablePointer<AVFormatContext>? = c
-        interrupt.arm()
-        let status = avformat_open_input(&cp, url, nil, &dict)
+        let status = avformat_open_input(&cp, route.url, nil, &dict)
         guard status >= 0, let opened = cp else {
-            // avformat_open_input frees the context on failure.
+            // avformat_open_input frees the context on failure (but not a custom pb).
+            let reason = route.io?.failure
+            route.io?.close()
+            if let reason { throw AVError(code: status, message: "cannot open \(Demuxer.displayName(url)): \(reason.message)") }
             throw AVError(code: status, "cannot open \(Demuxer.displayName(url))")
         }
         ctx = opened
         let info = avformat_find_stream_info(ctx, nil)
         interrupt.disarm()
-        if info < 0 {
-            var p: UnsafeMutablePointer<AVFormatContext>? = ctx
-            avformat_close_input(&p)
+        // A download that broke while probing (a stall, say) fails the open in its own words.
+        if info < 0 || io?.failure != nil {
+            // Every stored property is set, so throwing runs deinit, which closes the
+            // context and the I/O; closing them here too would free them twice.
+            let reason = io?.failure
+            if let reason { throw AVError(code: reason.code, message: "cannot open \(Demuxer.displayName(url)): \(reason.message)") }
             throw AVError(code: info, "cannot read \(Demuxer.displayName(url))")
         }
     }
@@ -50,7 +72,11 @@ final class Demuxer: @unchecked Sendable {
     deinit {
         var p: UnsafeMutablePointer<AVFormatContext>? = ctx
         avformat_close_input(&p)
+        io?.close()
     }
+
+    /// Why the web download failed, in words, when it did (issue 5).
+    var ioFailure: AVError? { io?.failure }
 
     /// Makes blocking I/O return at once, from any thread.
     func cancel() { interrupt.cancel() }
@@ -75,9 +101,11 @@ final class Demuxer: @unchecked Sendable {
         interrupt.disarm()
         if r >= 0 { return .packet }
         if r == cff_averror(EAGAIN) { return .again }
+        // A demuxer may call a broken download "end of file"; CachingIO knows better.
+        if let f = io?.failure { return .failed(f) }
         if r == cff_averror_eof { return .endOfFile }
         if let pb = ctx.pointee.pb, avio_feof(pb) != 0, pb.pointee.error == 0 { return .endOfFile }
-        return .failed(AVError(code: r, "read failed"))
+        return .failed(io?.failure ?? AVError(code: r, "read failed"))
     }
 
     /// Seeks so that the next packets start at or before `seconds`.

@@ -5,7 +5,12 @@ extension Player {
     public func nextFrame() -> FrameDecision {
         let now = MonotonicClock.seconds()
         let current = serial.load(ordering: .relaxed)
-        if !mainPaused, hasAudioOutput, let a = audio?.position() {
+        // Once the last sample was heard the sound's position stands still at the end of the
+        // audio; from then on the system clock carries on from the last anchor, as
+        // PlaybackClock promises. (Re-anchoring to the frozen position kept a video whose
+        // last frame ends after its sound, or that is longer than its sound, from ever
+        // finishing: a 2 s clip with AAC sound hung at 1.98 s.)
+        if !mainPaused, hasAudioOutput, let o = audio, !o.isDrained, let a = o.position() {
             mainClock.anchor(a, at: now)
         }
         if !mainClock.isAnchored, shared.withLock({ $0.videoEnded == Int.max }) {

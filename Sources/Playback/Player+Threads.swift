@@ -97,7 +97,8 @@ extension Player {
                 if aborted.load(ordering: .relaxed) { return }
                 if isNetwork {
                     // A broken download is a failure of the item, not a short file.
-                    shared.withLock { $0.readError = AVError(code: e.code, "download failed: \(AVError.describe(e.code))") }
+                    let why = d.ioFailure?.message ?? AVError.describe(e.code)  // issue 5: CachingIO's words
+                    shared.withLock { $0.readError = AVError(code: e.code, message: "\(Demuxer.displayName(url)): download failed: \(why)") }
                 } else if !anyPacket {
                     shared.withLock { $0.readError = e }
                 }

@@ -6,10 +6,21 @@ public struct SourceOptions: Sendable {
     /// Largest image, in pixels, that is decoded at all; larger ones are refused before
     /// any memory is allocated for them.
     public var maxPixels: Int = 100_000_000
-    /// CA bundle used to verify TLS certificates.
-    public var caFile: String = "/etc/ssl/certs/ca-certificates.crt"
+    /// CA bundle used to verify TLS certificates: `$MEDIAVIEW_CA_FILE` if set, else the
+    /// system's bundle.
+    public var caFile: String = SourceOptions.defaultCAFile
     /// Decode threads for libavcodec; 0 lets it choose from the cores.
     public var decodeThreads: Int = 0
+
+    // Caching (issue 5). Set by the viewer; with none of them, web media is read straight.
+    /// Disk cache for web media: read before the network, written while streaming.
+    public var cache: MediaCache?
+    /// The cache directory a download of this source is filed under.
+    public var cacheDirectory: MediaCache.Directory = .video
+    /// In-memory cache for small web media (images, GIFs).
+    public var memoryCache: MemoryCache?
+    /// Called on a background thread with the cache path once the whole source is stored.
+    public var onCached: (@Sendable (String) -> Void)?
 
     public init() {}
 

@@ -66,6 +66,13 @@ final class EventRecorder: MediaViewDelegate {
     func didEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool) {
         emit("did_end_dismissing", [("dismissed", .bool(didDismiss))])
     }
+    func mediaView(_ mediaView: MediaView, didDownloadImage path: String) { downloaded("image", path) }
+    func mediaView(_ mediaView: MediaView, didDownloadVideo path: String) { downloaded("video", path) }
+    func mediaView(_ mediaView: MediaView, didDownloadAudio path: String) { downloaded("audio", path) }
+    func mediaView(_ mediaView: MediaView, didDownloadGif path: String) { downloaded("gif", path) }
+    private func downloaded(_ kind: String, _ path: String) {
+        emit("downloaded", [("kind", .string(kind)), ("path", .string(path))])
+    }
     func mediaViewWillRotate(_ mediaView: MediaView) { emit("will_rotate", [("rotation", .int(mediaView.userRotation))]) }
     func mediaViewDidRotate(_ mediaView: MediaView) { emit("did_rotate", [("rotation", .int(mediaView.userRotation))]) }
     func handleTitleSelection(in mediaView: MediaView) { emit("title_selected") }

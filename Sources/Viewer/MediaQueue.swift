@@ -27,6 +27,7 @@ public final class MediaQueue {
     public func queue(mediaView: MediaView) {
         guard !views.contains(where: { $0 === mediaView }) else { return }
         views.append(mediaView)
+        mediaView.preloadIfWanted()  // issue 5: shouldPreloadPlayableMedia
         if current == nil { presentFirst(animated: false) }
     }
 

@@ -59,6 +59,9 @@ extension MediaView {
             var o = playerOptions
             o.startPaused = true
             o.mediaName = title ?? MediaView.displayName(url)
+            // Issue 5: which caches this source reads and fills.
+            o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: kind, view: self,
+                                                         streamToDisk: shouldCacheStreamedMedia)
             let w = wake
             player = Player(url: resolved, options: o, wake: { w() })
         }

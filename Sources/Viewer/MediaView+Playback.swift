@@ -21,6 +21,7 @@ extension MediaView {
         }
         guard p.isPaused else { return }
         p.setPaused(false)
+        hasStartedPlaying = true
         // Stills have nothing to play; until the kind is known the notice waits.
         if let info { if info.kind != .image { notify { $0.didPlayMedia(for: self) } } } else { playNoticePending = true }
     }
@@ -74,6 +75,7 @@ extension MediaView {
     /// the view is on screen (a prefetched view only opens).
     func tick(presented: Bool, now: Double) -> Tick {
         var t = Tick()
+        deliverCacheNews()  // issue 5: didDownload... from download threads
         if failure != nil { return t }
         if player == nil { prepare() }
         guard let p = player else { t.redraw = failure != nil; return t }
@@ -97,6 +99,9 @@ extension MediaView {
                 }
             }
         }
+        let small = tickThumbnails(presented: presented)
+        if small.redraw { t.redraw = true }
+        if let d = small.deadline { t.deadline = d }
         guard presented else { return t }
         if let e = p.streamError, SourceOptions.isNetwork(mediaURL ?? "") {
             fail(MediaError(e.message))

@@ -18,7 +18,7 @@ extension MediaView {
     /// Where the picture goes inside a `width` x `height` area: the content mode's scale,
     /// then zoom and pan. It may reach past the area when filled or zoomed.
     func contentRect(width: Int, height: Int) -> Rect? {
-        guard let f = lastFrame else { return nil }
+        guard let f = pictureToShow else { return nil }
         var (w, h) = f.displaySize
         if userRotation % 180 != 0 { swap(&w, &h) }
         guard w > 0, h > 0, width > 0, height > 0 else { return nil }
@@ -60,12 +60,15 @@ extension MediaView {
     /// Draws everything into `buffer`.
     func render(into buffer: PixelBuffer, state: RenderState) {
         let canvas = Canvas(buffer: buffer)
-        if let f = lastFrame, let r = contentRect(width: buffer.width, height: buffer.height) {
+        if let f = pictureToShow, let r = contentRect(width: buffer.width, height: buffer.height) {
             fillBars(buffer, around: r)
             let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
             let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
             scaler.render(f, into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality, rotation: userRotation)
+        } else if showsThumbnail, let img = thumbnailImage {
+            buffer.clear()
+            canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
         } else {
             buffer.clear()
         }
@@ -95,11 +98,17 @@ extension MediaView {
         }
         guard let p = player else { return }
         if case .opening = p.phase {
-            Indicators.drawSpinner(on: canvas, in: center, phase: state.now.truncatingRemainder(dividingBy: 1))
+            // Playable media pulses its play indicator while it loads; pictures spin.
+            let phase = state.now.truncatingRemainder(dividingBy: 1)
+            if (kind == .video || kind == .audio) && !shouldHidePlayButton {
+                Indicators.drawPlayIndicator(on: canvas, in: center, theme: themeColor, pulse: 0.5 - 0.5 * cos(phase * 2 * .pi))
+            } else {
+                Indicators.drawSpinner(on: canvas, in: center, phase: phase)
+            }
             return
         }
         guard let info = p.info else { return }
-        if info.kind == .audio && lastFrame == nil {
+        if info.kind == .audio && lastFrame == nil && !showsThumbnail {
             if let img = customMusicButton {
                 Indicators.drawCustomIndicator(img, on: canvas, in: center)
             } else {

@@ -51,6 +51,12 @@ public final class MediaView {
     public var imageDuration: Double = 5
     /// Playback settings handed to the player (sound, pixel budget, timeouts).
     public var playerOptions = PlayerOptions()
+    // Caching (issue 5; the rest is in CacheManager.swift).
+    /// Copy web video and audio into the disk cache while it streams (no second download).
+    public var shouldCacheStreamedMedia = true
+    /// Download web video and audio into the cache as soon as the view is queued.
+    public var shouldPreloadPlayableMedia = false
+    var preloader: Downloader?
 
     public internal(set) var title: String?
     public internal(set) var details: String?
@@ -79,6 +85,19 @@ public final class MediaView {
     var playNoticePending = false
     var finishedAt: Double?
     var loops = 0
+    // Thumbnails and the preview GIF (MediaView+Thumbnails).
+    /// A picture shown before playback starts, and for audio.
+    public internal(set) var thumbnailImage: RGBAImage?
+    /// A GIF shown while the mouse button is held on a video that is not playing.
+    public internal(set) var previewGIFURL: String?
+    var thumbPlayer: Player?
+    var thumbFrame: VideoFrame?
+    var previewPlayer: Player?
+    var previewFrame: VideoFrame?
+    /// The preview GIF is showing (button held).
+    public internal(set) var isPreviewing = false
+    /// Playback was started since the media was set, so the thumbnail gives way.
+    var hasStartedPlaying = false
     /// When the view was last put on screen (monotonic seconds).
     var firstShownAt: Double = 0
     var tempFiles: [String] = []
@@ -90,6 +109,9 @@ public final class MediaView {
     /// Frees the player's threads and any temporary files.
     isolated deinit {
         player?.close()
+        thumbPlayer?.close()
+        previewPlayer?.close()
+        preloader?.cancel()
         for f in tempFiles { unlink(f) }
     }
 
@@ -119,6 +141,8 @@ public final class MediaView {
         zoom = 1
         nativeScale = false
         pan = (0, 0)
+        resetThumbnails()
+        cancelPreload()
         for f in tempFiles { unlink(f) }
         tempFiles.removeAll()
     }
@@ -148,6 +172,8 @@ public final class MediaView {
         customMusicButton = nil
         shouldHideCloseButton = false
         shouldHidePlayButton = false
+        shouldCacheStreamedMedia = true
+        shouldPreloadPlayableMedia = false
         title = nil
         details = nil
         observers.removeAll()

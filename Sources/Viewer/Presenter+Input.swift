@@ -56,6 +56,12 @@ extension Presenter {
                 return
             }
             defer { press = nil }
+            if let v = queue.current, v.isPreviewing {
+                // Releasing the held button ends the preview; it is not a click.
+                v.stopPreview()
+                needsRedraw = true
+                return
+            }
             if dragEnded(now: now) { return }
             guard let p = press, abs(b.rootX - p.rootX) < 6, abs(b.rootY - p.rootY) < 6 else { return }
             if isMinimized {
@@ -68,6 +74,17 @@ extension Presenter {
             if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
                let c = options.bindings.command(for: name) { execute(c) }
         }
+    }
+
+    /// Press-and-hold (0.25 s, no movement) on a video that is not playing shows its
+    /// preview GIF. Returns when to look again.
+    func checkHold(now: Double) -> Double? {
+        guard let p = press, drag == nil, let v = queue.current, v.hasPreview, !v.isPreviewing,
+              v.info?.kind == .video, !v.isPlaying else { return nil }
+        let due = p.time + 0.25
+        if now < due { return due - now }
+        if v.startPreview() { needsRedraw = true }
+        return nil
     }
 
     /// A left click without movement: seek on the track, the title's or details' callback,

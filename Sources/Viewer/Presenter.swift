@@ -131,6 +131,7 @@ final class Presenter {
                 soonest(advanceIfDone(v, now: now))
                 soonest(overlayDeadline(v, now: now))
                 soonest(stepAnimation(now: now))
+                soonest(checkHold(now: now))
             } else if queue.views.isEmpty {
                 // Everything was dismissed or played: nothing is left to show.
                 break

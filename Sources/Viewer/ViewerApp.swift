@@ -100,12 +100,18 @@ public enum ViewerApp {
         v.shouldHideCloseButton = o.hideCloseButton
         v.shouldHidePlayButton = o.hidePlayButton
         v.imageDuration = o.imageDuration
+        // Embedded with --wid, a click grows the view to fullscreen, as the seed's inline
+        // views do with shouldDisplayFullscreen.
+        v.shouldDisplayFullscreen = o.parentWindow != nil
         v.playerOptions.audio = o.audioEnabled && !o.benchmark
         v.playerOptions.untimed = o.benchmark
         v.playerOptions.volume = Double(o.volume) / 100
         v.playerOptions.muted = o.muted
         v.playerOptions.source.maxPixels = o.maxPixels
         v.playerOptions.source.networkTimeout = o.timeout
+        // Issue 5: --cache-dir, --no-cache, --preload.
+        CacheManager.shared.configure(directory: o.cacheDirectory, enabled: o.cacheEnabled)
+        v.shouldPreloadPlayableMedia = o.preload
         return v
     }
 

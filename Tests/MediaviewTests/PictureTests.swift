@@ -112,12 +112,13 @@ extension MediaviewProgram {
             var runs: [(color: Character, start: Double)] = []
             for s in samples where runs.last?.color != s.color { runs.append((s.color, s.t)) }
             let reds = runs.filter { $0.color == "r" }.count, blues = runs.filter { $0.color == "b" }.count
-            #expect(reds >= 3 && blues >= 3, "saw \(reds) red and \(blues) blue runs: \(runs.map(\.color))")
+            let timeline = runs.map { "\($0.color)@\(String(format: "%.3f", $0.start))" }.joined(separator: " ")
+            #expect(reds >= 3 && blues >= 3, "saw \(reds) red and \(blues) blue runs in 1.5 s: \(timeline)")
             // Whole runs (not the first or last, which the sampling window cuts) last ~200 ms.
             if runs.count >= 4 {
                 let lengths = (1..<runs.count - 1).map { runs[$0 + 1].start - runs[$0].start }
                 let mean = lengths.reduce(0, +) / Double(lengths.count)
-                #expect(abs(mean - 0.2) < 0.06, "frames last \(mean) s on average, want 0.2: \(lengths)")
+                #expect(abs(mean - 0.2) < 0.06, "frames last \(mean) s on average, want 0.2: \(timeline)")
             }
             let end = try #require(run.finish(timeout: 10))
             #expect(end.status == 0)

@@ -30,9 +30,12 @@ extension MediaviewProgram {
             // While it runs, its segments are there (attached, marked for removal): this is
             // what makes the "none left" check below meaningful.
             let duringRun = try segments().filter { $0.creator == run.pid }.count
+            // The signal dispositions and mask it runs with, for the message if it hangs.
+            let status = (try? String(contentsOfFile: "/proc/\(run.pid)/status", encoding: .utf8)) ?? ""
+            let sigLines = lines(status).filter { $0.hasPrefix("Sig") }.joined(separator: ", ")
             let sent = Date()
             kill(run.pid, signal)
-            let end = try #require(run.finish(timeout: 5), "still running 5 s after signal \(signal)")
+            let end = try #require(run.finish(timeout: 5), "still running 5 s after signal \(signal) [\(sigLines)]")
             let seconds = Date().timeIntervalSince(sent)
             try expectNoSegmentsLeft(of: run.pid, countBefore: before)
             return (end, seconds, duringRun)

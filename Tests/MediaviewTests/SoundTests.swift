@@ -58,7 +58,9 @@ extension MediaviewProgram {
             #expect(indicator > 200, "only \(indicator) theme-coloured pixels in the centre")
             let level = AudioProbe.rms(samples[...])
             #expect(level > 1000, "recording is too quiet (rms \(level)) for a full-scale tone")
-            let f = try #require(AudioProbe.dominantFrequency(samples), "no tone in \(samples.count) samples")
+            // Bound first: #require would print the whole recording if given the call.
+            let dominant = AudioProbe.dominantFrequency(samples), count = samples.count
+            let f = try #require(dominant, "no tone in \(count) samples")
             #expect(abs(f - 1000) <= 10, "heard \(f) Hz, want 1000")
             // About two seconds of sound reached the sink (not cut short, not doubled).
             let loud = stride(from: 0, to: samples.count - 4800, by: 4800).filter {
@@ -73,22 +75,42 @@ extension MediaviewProgram {
             let (samples, end) = try record(["--autoexit", "--windowed", "--geometry", "320x240+0+0", video]) { _, _, _ in }
             let e = try #require(end)
             #expect(e.status == 0, "stderr: \(e.stderr)")
-            let f = try #require(AudioProbe.dominantFrequency(samples))
+            let dominant = AudioProbe.dominantFrequency(samples)
+            let f = try #require(dominant, "no tone heard")
             #expect(abs(f - 440) <= 10, "heard \(f) Hz, want 440")
         }
 
-        /// `--no-audio` means silence: the sink hears nothing while the tone "plays".
+        /// `--no-audio` means silence: a video with a tone plays its two seconds on the
+        /// system clock and the sink hears nothing.
         @Test func noAudioIsSilent() throws {
-            let tone = try Fixtures.tone(1000, seconds: 2)
-            let (samples, end) = try record(["--autoexit", "--no-audio", tone]) { _, _, _ in }
+            let video = try Fixtures.solidVideo("green", seconds: 2, tone: 440)
+            let (samples, end) = try record(["--autoexit", "--no-audio", "--windowed", "--geometry", "320x240+0+0",
+                                             video]) { _, _, _ in }
             let e = try #require(end)
             #expect(e.status == 0, "stderr: \(e.stderr)")
-            // The program ran its time (on the system clock) while we recorded.
-            #expect(e.seconds > 1.5)
-            #expect(samples.count > 48_000, "recorded only \(samples.count) samples")
+            #expect(e.stderr.isEmpty, "\(e.stderr)")
+            // The program played its time while we recorded.
+            #expect(e.seconds > 1.8, "a 2 s video ended after \(e.seconds) s")
+            let count = samples.count
+            #expect(count > 48_000, "recorded only \(count) samples")
             let level = AudioProbe.rms(samples[...])
             #expect(level < 50, "rms \(level): something was played")
-            #expect(AudioProbe.dominantFrequency(samples) == nil)
+            let dominant = AudioProbe.dominantFrequency(samples)
+            #expect(dominant == nil, "heard a tone of \(dominant ?? 0) Hz")
+        }
+
+        /// No reachable sound server: one warning, and the audio file still takes its time
+        /// (the system clock stands in for the speaker), with status 0.
+        @Test func noSoundServerPlaysSilentlyWithOneWarning() throws {
+            let tone = try Fixtures.tone(1000, seconds: 2)
+            let dir = try Scratch.directory("nopulse")
+            let r = try mediaview(["--autoexit", tone], timeout: 15,
+                                  environment: ["PULSE_SERVER": "unix:" + dir + "/no-such-socket"])
+            #expect(!r.timedOut)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let errs = lines(r.stderr)
+            #expect(errs.count == 1 && errs.first?.contains("sound") == true, "want one warning: \(errs)")
+            #expect(r.seconds > 1.8 && r.seconds < 6, "a 2 s tone took \(r.seconds) s")
         }
     }
 }

@@ -8,26 +8,11 @@ import TestSupport
 @Suite(.serialized)
 @MainActor
 struct MediaViewTests {
-    /// Runs a queue's loop until `done` or the time limit.
     func pump(_ q: MediaQueue, seconds: Double, until done: () -> Bool) {
-        let end = Date().addingTimeInterval(seconds)
-        guard let p = q.presenterOrNil() else { return }
-        while !done() && Date() < end {
-            for (_, e) in p.loop.pendingEvents() { p.handle(e) }
-            if let v = q.current {
-                let t = v.tick(presented: true, now: MonotonicClock.seconds())
-                if t.redraw { p.draw(now: MonotonicClock.seconds()) }
-            }
-            p.loop.wait(timeout: 0.02)
-        }
+        QueueHarness(queue: q).pump(seconds: seconds, until: done)
     }
 
-    func makeQueue() -> MediaQueue {
-        let q = MediaQueue()
-        q.presentation.windowed = true
-        q.presentation.geometry = (320, 240, 0, 0)
-        return q
-    }
+    func makeQueue() -> MediaQueue { QueueHarness().queue }
 
     final class Failures: MediaViewDelegate {
         var errors: [MediaError] = []

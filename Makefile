@@ -1,0 +1,112 @@
+# mediaview: build, run, test and install.
+#
+#   make            release build (.build/release/mediaview); installs missing packages
+#   make run        build, then play the bundled demo (headless: Xvfb + screenshots)
+#   make test       build the tests and run them in a private X/PulseAudio/HTTP setup
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make deps       install only the missing Debian packages
+#
+# The Swift 6 toolchain itself is not a Debian package; it must be on PATH.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+# Every Debian package the project needs, for building, running and testing.
+# This is the only list; scripts and docs refer here.
+DEBIAN_PACKAGES := \
+	pkg-config \
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
+	libpulse-dev \
+	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
+	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
+	xvfb xauth x11-utils x11-xserver-utils xdotool openbox \
+	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
+	python3 openssl ca-certificates curl
+
+SWIFT       ?= swift
+SWIFT_FLAGS ?=
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      := $(DESTDIR)$(PREFIX)/bin
+DATADIR     := $(DESTDIR)$(PREFIX)/share/mediaview
+APPSDIR     := $(DESTDIR)$(PREFIX)/share/applications
+BIN         := .build/release/mediaview
+
+# Arguments for `make run` (default: none, which plays assets/demo).
+ARGS ?=
+# Serial by default: the tests share one X screen and one null sink whose
+# monitor they record, so parallel tests would see each other's output.
+TEST_FLAGS ?= --no-parallel
+# A hung test must not hang CI forever.
+TEST_TIMEOUT ?= 3600
+
+.PHONY: all build deps check-swift run test bench install uninstall clean demo-assets
+
+all: build
+
+# Ask dpkg, not apt, so the common case (all installed) is fast, offline and
+# silent; apt-get update runs only when something is really missing.
+deps:
+	@if ! command -v dpkg-query >/dev/null; then \
+		echo "deps: not a Debian system; install the equivalents of: $(DEBIAN_PACKAGES)" >&2; exit 0; \
+	fi; \
+	installed=" $$( { dpkg-query -W -f='$${Package}:$${Status}\n' $(DEBIAN_PACKAGES) 2>/dev/null || true; } | \
+		sed -n 's/:install ok installed$$//p' | tr '\n' ' ')"; \
+	missing=""; \
+	for p in $(DEBIAN_PACKAGES); do \
+		[[ $$installed == *" $$p "* ]] || missing="$$missing $$p"; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null; then sudo="sudo"; \
+	else echo "deps: missing:$$missing; run as root or install sudo" >&2; exit 1; fi; \
+	echo "deps: installing:$$missing"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing
+
+check-swift:
+	@command -v $(SWIFT) >/dev/null || { echo "no '$(SWIFT)' on PATH: install a Swift 6 toolchain (swift.org) first" >&2; exit 1; }
+
+build: deps check-swift
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+# With a working display the demo plays there, as a person would see it.
+# Without one (CI, ssh) it plays once under our own Xvfb and the screenshots
+# are the proof that it showed something.
+run: build
+	@export MEDIAVIEW_ASSETS="$(CURDIR)/assets"; \
+	if [ -n "$${DISPLAY:-}" ] && xdpyinfo >/dev/null 2>&1; then \
+		exec $(BIN) $(ARGS); \
+	fi; \
+	echo "run: no usable X display; playing the demo under Xvfb and taking screenshots"; \
+	TESTENV_SERVICES="x11 pulse" TESTENV_QUIET=1 scripts/testenv.sh \
+		scripts/run-headless.sh "$(CURDIR)/$(BIN)" $(ARGS)
+
+# Building outside the environment keeps the long compile from holding an
+# Xvfb and a sound server, and keeps `swift test` itself a pure test run.
+test: deps check-swift
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
+		scripts/testenv.sh scripts/run-tests.sh
+
+bench: build
+	scripts/bench.sh
+
+install: build
+	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)"
+	install -m 755 "$(BIN)" "$(BINDIR)/mediaview"
+	cp -R assets/. "$(DATADIR)/"
+	rm -f "$(DATADIR)/mediaview.desktop"
+	install -m 644 assets/mediaview.desktop "$(APPSDIR)/mediaview.desktop"
+
+uninstall:
+	rm -f "$(BINDIR)/mediaview" "$(APPSDIR)/mediaview.desktop"
+	rm -rf "$(DATADIR)"
+
+# The demo files are committed; this only remakes them.
+demo-assets:
+	scripts/make-demo-assets.sh
+
+clean:
+	rm -rf .build screenshots bench-results

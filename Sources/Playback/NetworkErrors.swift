@@ -1,0 +1,77 @@
+import CFFmpeg
+
+/// One-line reasons for web failures, in a user's words rather than FFmpeg's.
+///
+/// FFmpeg reports a broken download with a handful of codes (EIO covers a redirect loop,
+/// a failed certificate check and a connection closed early alike), so the reason is
+/// worked out from the code plus what is known about the transfer.
+enum NetworkErrors {
+    /// FFERRTAG(0xF8, a, b, c): how FFmpeg spells HTTP statuses as error codes.
+    private static func tag(_ a: Character, _ b: Character, _ c: Character) -> Int32 {
+        let v = UInt32(0xF8) | UInt32(a.asciiValue!) << 8 | UInt32(b.asciiValue!) << 16 | UInt32(c.asciiValue!) << 24
+        return -Int32(bitPattern: v)
+    }
+
+    static let httpCodes: [(Int32, String)] = [
+        (tag("4", "0", "0"), "HTTP 400 Bad Request"),
+        (tag("4", "0", "1"), "HTTP 401 Unauthorized"),
+        (tag("4", "0", "3"), "HTTP 403 Forbidden"),
+        (tag("4", "0", "4"), "HTTP 404 Not Found"),
+        (tag("4", "X", "X"), "HTTP client error (4xx)"),
+        (tag("5", "X", "X"), "HTTP server error (5xx)"),
+    ]
+
+    /// The text for an HTTP status code FFmpeg returned, if `code` is one.
+    static func httpText(_ code: Int32) -> String? {
+        httpCodes.first { $0.0 == code }?.1
+    }
+
+    /// Why opening `url` failed.
+    static func openFailure(_ code: Int32, url: String, options: SourceOptions, elapsed: Double) -> String {
+        if let h = httpText(code) { return h }
+        if code == cff_averror_exit || code == cff_averror(ETIMEDOUT) {
+            return "no answer from the server (timed out after \(seconds(options.networkTimeout)))"
+        }
+        if code == cff_averror(ECONNREFUSED) { return "connection refused" }
+        if code == cff_averror(ECONNRESET) { return "connection reset by the server" }
+        if code == cff_averror(EIO) {
+            if url.lowercased().hasPrefix("https://") && certificateIsTheProblem(url, options: options) {
+                return "TLS certificate not trusted (verification against \(options.caFile) failed)"
+            }
+            // FFmpeg follows at most 8 redirects and then says EIO.
+            return "too many redirects, or the connection broke before an answer"
+        }
+        return AVError.describe(code)
+    }
+
+    /// Why a read in the middle of a download failed.
+    static func readFailure(_ code: Int32, position: Int64, size: Int64, elapsed: Double, timeout: Double) -> String {
+        if code == cff_averror_exit || code == cff_averror(ETIMEDOUT) {
+            return "server stopped sending (timed out after \(seconds(timeout)))"
+        }
+        let progress = size > 0 ? "got \(position) of the \(size) bytes announced" : "after \(position) bytes"
+        if code == cff_averror(ECONNRESET) { return "connection reset by the server: \(progress)" }
+        if code == cff_averror(EIO) || code == cff_averror(EPIPE) {
+            return "connection reset or closed early: \(progress)"
+        }
+        return "\(AVError.describe(code)): \(progress)"
+    }
+
+    /// Whether the same URL opens when the certificate is not checked: then the check was
+    /// what failed. Only asked after a failure, and the answer's body is never read.
+    private static func certificateIsTheProblem(_ url: String, options: SourceOptions) -> Bool {
+        var dict: OpaquePointer? = nil
+        defer { av_dict_free(&dict) }
+        for (k, v) in options.formatOptions(for: url) where k != "tls_verify" { av_dict_set(&dict, k, v, 0) }
+        av_dict_set(&dict, "tls_verify", "0", 0)
+        av_dict_set(&dict, "rw_timeout", String(Int64(min(options.networkTimeout, 5) * 1e6)), 0)
+        var pb: UnsafeMutablePointer<AVIOContext>?
+        guard avio_open2(&pb, url, AVIO_FLAG_READ, nil, &dict) >= 0 else { return false }
+        avio_closep(&pb)
+        return true
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+}

@@ -1,0 +1,40 @@
+import CFFmpeg
+import Foundation
+
+/// Decides where a source's bytes come from: memory, the disk cache, or the network
+/// (copied into the caches on the way).
+///
+/// Local files are opened as they are. Web media is looked up in the memory cache first
+/// (images and GIFs shown before in this process), then on disk (a complete earlier
+/// download, which plays with the network gone), and only then fetched.
+enum SourceRoute {
+    /// What the demuxer opens: a URL for FFmpeg, and the custom I/O to read it through.
+    struct Opened {
+        var url: String
+        var io: CustomIO?
+    }
+
+    static func open(url: String, options: SourceOptions, interrupt: AVIOInterruptCB) throws(AVError) -> Opened {
+        guard SourceOptions.isNetwork(url) else { return Opened(url: url, io: nil) }
+        if let memory = options.memoryCache, let data = memory.data(for: url), let io = MemoryIO(data: data) {
+            return Opened(url: url, io: io)
+        }
+        if let cache = options.cache, let path = cache.lookup(url) {
+            // "file:" keeps a colon in the path from reading as a protocol.
+            return Opened(url: "file:" + path, io: nil)
+        }
+        let sinks = CachingIO.Sinks(cache: options.cache, directory: options.cacheDirectory,
+                                    memory: options.memoryCache, onCached: options.onCached)
+        let io = try CachingIO.open(url: url, options: options, sinks: sinks, interrupt: interrupt)
+        return Opened(url: url, io: io)
+    }
+}
+
+extension SourceOptions {
+    /// `$MEDIAVIEW_CA_FILE` (a private CA, as the tests use), else the system's bundle.
+    public static var defaultCAFile: String {
+        let env = ProcessInfo.processInfo.environment
+        if let p = env["MEDIAVIEW_CA_FILE"], !p.isEmpty { return p }
+        return "/etc/ssl/certs/ca-certificates.crt"
+    }
+}

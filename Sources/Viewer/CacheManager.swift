@@ -1,0 +1,198 @@
+import Foundation
+import Playback
+import Synchronization
+
+/// The viewer's caches, as the seed's `CacheManager`: web images and GIFs in memory, and
+/// every kind of web media on disk under `$XDG_CACHE_HOME/mediaview` (or `directory`).
+///
+/// The disk cache is opened on first need. If its directory cannot be made private and
+/// writable, media plays without it and one warning says so.
+@MainActor
+public final class CacheManager {
+    public static let shared = CacheManager()
+
+    /// The cache's subdirectories (`.all` for every one).
+    public typealias Directory = MediaCache.Directory
+
+    /// Keep downloaded web media in the caches (the seed's `cacheMediaWhenDownloaded`).
+    public var cacheMediaWhenDownloaded = true
+    /// Root of the disk cache; changing it reopens the cache there.
+    public var directory: String = MediaCache.defaultRoot {
+        didSet { if directory != oldValue { reopen() } }
+    }
+    /// Byte cap of the disk cache; least recently used files go first.
+    public var capBytes: Int64 = 1 << 30 {
+        didSet { disk?.capBytes = capBytes }
+    }
+    /// Byte budget of the in-memory image and GIF cache.
+    public var memoryBudgetBytes: Int {
+        get { memory.budgetBytes }
+        set { memory.budgetBytes = newValue }
+    }
+    /// The in-memory cache of web images and GIFs.
+    public let memory = MemoryCache.shared
+
+    private var opened = false
+    private var disk: MediaCache?
+    private var warned = false
+
+    public init() {}
+
+    /// The disk cache, opened (and made private) on first use; nil when caching is off or
+    /// the directory is unusable.
+    public var diskCache: MediaCache? {
+        guard cacheMediaWhenDownloaded else { return nil }
+        if !opened {
+            opened = true
+            do {
+                disk = try MediaCache(root: directory, capBytes: capBytes)
+            } catch {
+                disk = nil
+                if !warned {
+                    warned = true
+                    FileHandle.standardError.write(Data("mediaview: \(error.message); playing without caching\n".utf8))
+                }
+            }
+        }
+        return disk
+    }
+
+    /// The complete cached copy of `url`, if there is one.
+    public func cachedPath(for url: String) -> String? { diskCache?.lookup(url) }
+
+    /// Deletes cached files: one directory's, or `.all`. The memory cache goes with `.all`
+    /// and `.image`.
+    public func clear(directory: Directory = .all) {
+        diskCache?.clear(directory)
+        if directory == .all || directory == .image { memory.removeAll() }
+    }
+
+    /// The command line's `--cache-dir` and `--no-cache`.
+    public func configure(directory dir: String?, enabled: Bool) {
+        cacheMediaWhenDownloaded = enabled
+        if let dir, !dir.isEmpty { directory = dir }
+    }
+
+    private func reopen() {
+        opened = false
+        disk = nil
+    }
+
+    /// The source options for playing `url` as `kind`: which caches to read and fill, and
+    /// who hears when the download is complete.
+    func sourceOptions(_ base: SourceOptions, url: String, kind: MediaView.MediaKind?, view: MediaView,
+                       streamToDisk: Bool) -> SourceOptions {
+        var o = base
+        guard SourceOptions.isNetwork(url), cacheMediaWhenDownloaded else { return o }
+        let still = kind == .image || kind == .gif
+        o.memoryCache = still ? memory : nil
+        // Reading from the disk cache is always right; writing video and audio while it
+        // streams is what `shouldCacheStreamedMedia` decides.
+        o.cache = diskCache
+        o.cacheDirectory = CacheManager.directory(for: kind)
+        if !still && !streamToDisk { o.cache = nil }
+        o.onCached = { [weak view] path in
+            CacheManager.post { view?.didDownload(path, kind: kind) }
+        }
+        return o
+    }
+
+    static func directory(for kind: MediaView.MediaKind?) -> Directory {
+        switch kind {
+        case .image, .gif: return .image
+        case .audio: return .audio
+        default: return .video
+        }
+    }
+
+    // MARK: Main-thread delivery of background news.
+
+    /// Work from download threads waiting for the main loop.
+    private nonisolated static let pending = Mutex<[@MainActor @Sendable () -> Void]>([])
+    /// Wakes the main loop; set by views as they are ticked.
+    nonisolated static let mainWake = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Queues `work` for the main thread and wakes the main loop.
+    nonisolated static func post(_ work: @escaping @MainActor @Sendable () -> Void) {
+        pending.withLock { $0.append(work) }
+        mainWake.withLock { $0 }?()
+    }
+
+    /// Runs what download threads queued; called by the main loop (every view's tick).
+    static func runPending() {
+        let work = pending.withLock { list -> [@MainActor @Sendable () -> Void] in
+            defer { list.removeAll() }
+            return list
+        }
+        for w in work { w() }
+    }
+}
+
+/// Preloading and the `didDownload...` callbacks (issue 5).
+extension MediaView {
+    /// Downloads this view's web video into the disk cache in the background;
+    /// `didDownloadVideo` fires on the main thread when the file is complete.
+    public func preloadVideo() { preload(into: .video, kind: .video) }
+
+    /// As `preloadVideo()`, for audio; `didDownloadAudio` fires when it is complete.
+    public func preloadAudio() { preload(into: .audio, kind: .audio) }
+
+    /// Whether a preload of this view is running.
+    public var isPreloading: Bool { preloader != nil }
+
+    /// Starts a preload when `shouldPreloadPlayableMedia` asks for it (the queue calls this
+    /// when the view is queued).
+    func preloadIfWanted() {
+        guard shouldPreloadPlayableMedia else { return }
+        switch kind {
+        case .video: preloadVideo()
+        case .audio: preloadAudio()
+        default: break
+        }
+    }
+
+    private func preload(into directory: CacheManager.Directory, kind: MediaKind) {
+        guard preloader == nil, let url = mediaURL, SourceOptions.isNetwork(url),
+              let cache = CacheManager.shared.diskCache else { return }
+        var o = playerOptions.source
+        o.cache = cache
+        o.cacheDirectory = directory
+        let w = wake
+        preloader = Downloader(url: url, options: o) { [weak self] outcome in
+            let view = self
+            CacheManager.post { view?.finishPreload(outcome, kind: kind, url: url) }
+            w()
+        }
+    }
+
+    private func finishPreload(_ outcome: Downloader.Outcome, kind: MediaKind, url: String) {
+        // A view reset to other media meanwhile does not hear about the old one.
+        guard mediaURL == url else { return }
+        preloader = nil
+        if case .success(let path) = outcome { didDownload(path, kind: kind) }
+    }
+
+    /// Stops a running preload; its partial file is deleted.
+    func cancelPreload() {
+        preloader?.cancel()
+        preloader = nil
+    }
+
+    /// Tells the delegate a download of this view's media is complete, under `path`.
+    func didDownload(_ path: String, kind: MediaKind?) {
+        switch kind {
+        case .image: notify { $0.mediaView(self, didDownloadImage: path) }
+        case .gif: notify { $0.mediaView(self, didDownloadGif: path) }
+        case .audio: notify { $0.mediaView(self, didDownloadAudio: path) }
+        default: notify { $0.mediaView(self, didDownloadVideo: path) }
+        }
+    }
+
+    /// The main loop's turn for background news: delivers finished downloads, and lets
+    /// download threads wake this loop.
+    func deliverCacheNews() {
+        let w = wake
+        CacheManager.mainWake.withLock { $0 = w }
+        CacheManager.runPending()
+    }
+}

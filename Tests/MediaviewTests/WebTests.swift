@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension MediaviewProgram {
+    /// Web media and the disk cache, end to end: the real program against the test
+    /// server's real faults, HTTPS with a CA made for the run, offline replay, and a
+    /// `kill -9` in the middle of a download.
+    @Suite struct Web {
+        static let quick = ["--autoexit", "--image-duration", "0.3", "--no-audio"]
+
+        var http: String { get throws { try TestEnvironment.http } }
+
+        /// Copies `fixture` into the served directory under a fresh name; returns the URL
+        /// and the served file.
+        func serve(_ fixture: String) throws -> (url: String, file: String) {
+            let root = try TestEnvironment.httpRoot
+            let name = "web-\(UUID().uuidString.prefix(8)).\((fixture as NSString).pathExtension)"
+            try FileManager.default.copyItem(atPath: fixture, toPath: root + "/" + name)
+            return (try http + "/" + name, root + "/" + name)
+        }
+
+        static func mode(_ path: String) -> mode_t {
+            var st = stat()
+            stat(path, &st)
+            return st.st_mode & 0o777
+        }
+
+        /// Every fault of SPEC's "What bad input gets" in one queue: each item fails with
+        /// one human line on stderr and a `failed` event, the good items around them play,
+        /// and the status is 1.
+        @Test func faultMatrixFailsEachItemAndGoesOn() throws {
+            let h = try http
+            let faults: [(String, String)] = [
+                (h + "/status/404/gone.png", "HTTP 404 Not Found"),
+                (h + "/status/500/broken.png", "server error"),
+                (h + "/redirect-loop/loop.jpg", "redirects"),
+                (h + "/reset/1000/03-video.mp4", "reset"),
+                (h + "/reset/150000/03-video.mp4", "reset"),
+                (h + "/stall/100/01-still.jpg", "timed out after 2 s"),
+                (h + "/stall/150000/03-video.mp4", "timed out after 2 s"),
+                (h + "/html/page.jpg", "web page"),
+                (h + "/lie-length/no-range/01-still.jpg", "announced"),
+            ]
+            let good = [h + "/redirect/3/01-still.jpg", h + "/01-still.jpg"]
+            let dir = try Scratch.directory("faults")
+            let log = dir + "/events.jsonl"
+            let inputs = [good[0]] + faults.map(\.0) + [good[1]]
+            let r = try mediaview(Self.quick + ["--timeout", "2", "--cache-dir", dir + "/cache", "--events", log] + inputs,
+                                  timeout: 40)
+            #expect(!r.timedOut, "mediaview hung")
+            #expect(r.status == 1)
+            let errs = lines(r.stderr)
+            #expect(errs.count == faults.count, "want one line per fault: \(errs)")
+            let events = try Events.read(log)
+            for (i, (url, words)) in faults.enumerated() {
+                let idx = i + 1
+                let failed = events.first { $0["event"] as? String == "failed" && $0["index"] as? Int == idx }
+                let reason = failed?["reason"] as? String ?? ""
+                #expect(reason.contains(words), "\(url): \(reason)")
+                #expect(errs.contains { $0.hasPrefix("mediaview: ") && $0.contains(url) && $0.contains(words) },
+                        "no stderr line for \(url)")
+            }
+            for idx in [0, inputs.count - 1] {
+                let names = Events.names(events, index: idx)
+                #expect(names.contains("loaded") && !names.contains("failed"), "item \(idx): \(names)")
+            }
+            // Nothing that failed entered the cache; only the two good stills did.
+            let cached = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/image")
+            #expect(cached.count <= 2, "\(cached)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/video") == [])
+        }
+
+        @Test func httpsPlaysWithTheTrustedCAAndRefusesOtherwise() throws {
+            let base = try TestEnvironment.require("MEDIAVIEW_TEST_HTTPS")
+            let ca = try TestEnvironment.require("MEDIAVIEW_TEST_CA")
+            let url = base + "/01-still.jpg"
+            let ok = try mediaview(Self.quick + ["--no-cache", url], environment: ["MEDIAVIEW_CA_FILE": ca])
+            #expect(ok.status == 0, "stderr: \(ok.stderr)")
+            let refused = try mediaview(Self.quick + ["--no-cache", url], environment: ["MEDIAVIEW_CA_FILE": ""])
+            #expect(refused.status == 1)
+            let errs = lines(refused.stderr)
+            #expect(errs.count == 1 && errs.first?.contains("certificate not trusted") == true, "\(errs)")
+        }
+
+        /// Played once over http, then the file is removed from the server: the second run
+        /// plays it from the cache; with `--no-cache` it fails, so the cache was the source.
+        @Test func videoReplaysOfflineFromTheCache() throws {
+            let fixture = try Fixtures.solidVideo("blue", width: 160, height: 120, seconds: 1, tone: 440)
+            let (url, file) = try serve(fixture)
+            let dir = try Scratch.directory("offline")
+            let cacheDir = dir + "/c"
+            let log = dir + "/first.jsonl"
+            let first = try mediaview(Self.quick + ["--cache-dir", cacheDir, "--events", log, url])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let downloaded = try Events.read(log).first { $0["event"] as? String == "downloaded" }
+            let path = try #require(downloaded?["path"] as? String, "no downloaded event")
+            #expect(downloaded?["kind"] as? String == "video")
+            // Named by hash: no trace of the URL's text, and private directories.
+            let name = (path as NSString).lastPathComponent
+            #expect(path.hasPrefix(cacheDir + "/video/"))
+            #expect(name.count == 64 + 4 && name.hasSuffix(".mp4") && !name.contains("web-"))
+            #expect(FileManager.default.contents(atPath: path) == FileManager.default.contents(atPath: fixture))
+            for d in ["", "/image", "/video", "/audio", "/temp"] { #expect(Self.mode(cacheDir + d) == 0o700) }
+
+            try FileManager.default.removeItem(atPath: file)
+            let second = try mediaview(Self.quick + ["--cache-dir", cacheDir, url])
+            #expect(second.status == 0, "offline replay failed: \(second.stderr)")
+            let without = try mediaview(Self.quick + ["--no-cache", "--cache-dir", cacheDir, url])
+            #expect(without.status == 1 && without.stderr.contains("404"), "\(without.stderr)")
+        }
+
+        /// `kill -9` in the middle of a slow download: the cache holds no file under a
+        /// final name, only a temporary, which the next run removes; a complete download
+        /// then stores a byte-identical copy.
+        @Test func killedMidDownloadLeavesNoPartialFile() throws {
+            let dir = try Scratch.directory("kill")
+            let cacheDir = dir + "/c"
+            let slow = try http + "/trickle/50000/03-video.mp4"
+            let p = try Launched(["--autoexit", "--no-audio", "--cache-dir", cacheDir, slow])
+            let start = Date()
+            var temps: [String] = []
+            while Date().timeIntervalSince(start) < 10 {
+                temps = (try? FileManager.default.contentsOfDirectory(atPath: cacheDir + "/temp")) ?? []
+                if !temps.isEmpty { break }
+                usleep(50_000)
+            }
+            #expect(temps.count == 1, "no download in progress: \(temps)")
+            usleep(700_000)
+            kill(p.pid, SIGKILL)
+            _ = p.finish(timeout: 5)
+            for d in ["image", "video", "audio"] {
+                #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir + "/" + d) == [],
+                        "a partial file under a final name in \(d)")
+            }
+
+            let fast = try http + "/03-video.mp4"
+            let r = try mediaview(Self.quick + ["--cache-dir", cacheDir, fast], timeout: 30)
+            #expect(r.status == 0, "\(r.stderr)")
+            let stored = try FileManager.default.contentsOfDirectory(atPath: cacheDir + "/video")
+            #expect(stored.count == 1)
+            let source = try TestEnvironment.httpRoot + "/03-video.mp4"
+            #expect(FileManager.default.contents(atPath: cacheDir + "/video/" + (stored.first ?? ""))
+                == FileManager.default.contents(atPath: source))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir + "/temp") == [],
+                    "the killed run's temporary was not cleaned up")
+        }
+
+        /// A cache directory that cannot be used: everything still plays, one warning.
+        @Test func brokenCacheDirectoryWarnsOnceAndPlays() throws {
+            let dir = try Scratch.directory("brokencache")
+            let notADir = dir + "/file"
+            FileManager.default.createFile(atPath: notADir, contents: Data("x".utf8))
+            let h = try http
+            let r = try mediaview(Self.quick + ["--cache-dir", notADir, h + "/01-still.jpg", h + "/redirect/1/01-still.jpg"])
+            #expect(r.status == 0)
+            let errs = lines(r.stderr)
+            #expect(errs.count == 1 && errs.first?.contains("playing without caching") == true, "\(errs)")
+        }
+    }
+}
