@@ -13,6 +13,8 @@ extension MediaView {
         var overlayOpacity: Double = 1
         /// The pointer is over the track.
         var trackHover: Bool = false
+        /// The pointer, for the time shown above the track while hovering.
+        var pointerX: Int?
     }
 
     /// Where the picture goes inside a `width` x `height` area: the content mode's scale,
@@ -142,24 +144,51 @@ extension MediaView {
         return Rect(x: 16, y: b.height - h - 8, width: max(0, b.width - 32), height: h)
     }
 
-    private func drawTrack(on canvas: Canvas, info: MediaInfo, state: RenderState) {
-        let band = trackRect(in: canvas.bounds)
+    /// The track's band, its bar between the time labels, and the labels' text.
+    func trackLayout(in bounds: Rect) -> (band: Rect, bar: Rect, left: String, right: String, font: FontRenderer)? {
+        guard let info, info.isPlayable, shouldShowTrack,
+              let font = FontCache.shared.font(family: trackFont, size: 14) else { return nil }
+        let band = trackRect(in: bounds)
         let pos = position
         let dur = info.duration ?? 0
-        guard let font = FontCache.shared.font(family: trackFont, size: 14) else { return }
         let left = MediaView.formatTime(pos, longest: dur)
         let right = shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
                                                : MediaView.formatTime(dur, longest: dur)
-        let lw = font.measure(left).width, rw = font.measure(right).width
-        let baseline = band.y + band.height / 2 + font.ascent / 2 - 1
-        canvas.fillRect(Rect(x: band.x - 8, y: band.y, width: band.width + 16, height: band.height),
-                        color: Color.black.withAlpha(fraction: 0.35))
-        _ = font.draw(left, at: band.x, baseline: baseline, color: .white, on: canvas)
-        _ = font.draw(right, at: band.x + band.width - rw, baseline: baseline, color: .white, on: canvas)
+        // Label widths from the longest text they can hold, so the bar does not jitter.
+        let sample = MediaView.formatTime(dur, longest: dur).map { $0.isNumber ? "0" : $0 }
+        let lw = font.measure(String(sample)).width, rw = font.measure("-" + String(sample)).width
         let bar = Rect(x: band.x + lw + 12, y: band.y, width: max(0, band.width - lw - rw - 24), height: band.height)
-        let progress = dur > 0 ? pos / dur : 0
-        Indicators.drawProgressTrack(on: canvas, in: bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
+        return (band, bar, left, right, font)
+    }
+
+    /// Where on the media a pointer at `x` over the track points, 0...1.
+    func trackFraction(atX x: Int, in bounds: Rect) -> Double? {
+        guard let l = trackLayout(in: bounds) else { return nil }
+        return Indicators.progressFraction(atX: x, in: l.bar)
+    }
+
+    private func drawTrack(on canvas: Canvas, info: MediaInfo, state: RenderState) {
+        guard let l = trackLayout(in: canvas.bounds) else { return }
+        let font = l.font
+        let baseline = l.band.y + l.band.height / 2 + font.ascent / 2 - 1
+        canvas.fillRect(Rect(x: l.band.x - 8, y: l.band.y, width: l.band.width + 16, height: l.band.height),
+                        color: Color.black.withAlpha(fraction: 0.35))
+        _ = font.draw(l.left, at: l.band.x, baseline: baseline, color: .white, on: canvas)
+        _ = font.draw(l.right, at: l.band.maxX - font.measure(l.right).width, baseline: baseline, color: .white, on: canvas)
+        let dur = info.duration ?? 0
+        let progress = dur > 0 ? position / dur : 0
+        Indicators.drawProgressTrack(on: canvas, in: l.bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
                                      theme: themeColor, hover: state.trackHover)
+        if state.trackHover, let x = state.pointerX, dur > 0 {
+            // The time under the pointer, just above the bar.
+            let f = Indicators.progressFraction(atX: x, in: l.bar)
+            let text = MediaView.formatTime(f * dur, longest: dur)
+            let w = font.measure(text).width
+            let bx = max(l.bar.x, min(l.bar.maxX - w - 8, x - w / 2 - 4))
+            let box = Rect(x: bx, y: l.band.y - 24, width: w + 8, height: 20)
+            canvas.fillRoundedRect(box, radius: 4, color: Color.black.withAlpha(fraction: 0.7))
+            _ = font.draw(text, at: bx + 4, baseline: box.y + 15, color: .white, on: canvas)
+        }
     }
 
     private func drawTitle(on canvas: Canvas) {

@@ -16,7 +16,11 @@ extension Presenter {
             handleButton(b, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             pointer = (x, y)
-            if state & 0x100 != 0, press != nil {
+            if state & 0x100 != 0, press != nil, scrubbing, let v = queue.current, let hit = trackHit(v) {
+                // Dragging along the track scrubs.
+                v.seek(toFraction: hit.fraction)
+                showControls(now: now)
+            } else if state & 0x100 != 0, press != nil {
                 // Button1Mask: a drag. Root coordinates, since the window itself moves.
                 dragMoved(rootX: rx, rootY: ry, now: now)
             } else {
@@ -51,11 +55,14 @@ extension Presenter {
                let c = options.bindings.command(for: name) { execute(c) }
         case 1:
             if b.isPress {
+                pointer = (b.x, b.y)
+                scrubbing = controlsVisible(now: now) && trackHit(queue.current)?.inside == true
                 press = (b.x, b.y, b.rootX, b.rootY, now)
                 motionSamples = [(b.rootY, now)]
                 return
             }
-            defer { press = nil }
+            defer { press = nil; scrubbing = false }
+            if scrubbing, let p = press, abs(b.rootX - p.rootX) >= 6 || abs(b.rootY - p.rootY) >= 6 { return }
             if let v = queue.current, v.isPreviewing {
                 // Releasing the held button ends the preview; it is not a click.
                 v.stopPreview()
@@ -124,11 +131,11 @@ extension Presenter {
 
     /// Where the pointer is relative to the progress track.
     func trackHit(_ v: MediaView?) -> (inside: Bool, hover: Bool, fraction: Double)? {
-        guard let v, v.isPlayable, v.shouldShowTrack else { return nil }
-        let band = v.trackRect(in: Rect(x: 0, y: 0, width: window.width, height: window.height))
-        let inside = band.contains(x: pointer.x, y: pointer.y)
-        let f = Double(pointer.x - band.x) / Double(max(1, band.width))
-        return (inside, inside, max(0, min(1, f)))
+        guard let v, !isMinimized else { return nil }
+        let bounds = Rect(x: 0, y: 0, width: window.width, height: window.height)
+        guard let l = v.trackLayout(in: bounds) else { return nil }
+        let inside = l.band.contains(x: pointer.x, y: pointer.y)
+        return (inside, inside, Indicators.progressFraction(atX: pointer.x, in: l.bar))
     }
 
     /// Carries out one command on the current view or the queue.

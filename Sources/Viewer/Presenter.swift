@@ -24,6 +24,8 @@ final class Presenter {
     var controlsUntil: Double = 0
     var pointer: (x: Int, y: Int) = (0, 0)
     var press: (x: Int, y: Int, rootX: Int, rootY: Int, time: Double)?
+    /// The press began on the track: motion scrubs instead of dragging the view.
+    var scrubbing = false
     /// Gesture state (Presenter+Gestures).
     var drag: Drag?
     var dragStart: Rect?
@@ -187,7 +189,8 @@ final class Presenter {
         guard let buf = surface.begin() else { return }
         if let v = queue.current {
             let state = MediaView.RenderState(now: now, showControls: controlsVisible(now: now) && !isMinimized,
-                                              overlayOpacity: overlayOpacity, trackHover: trackHit(v)?.hover ?? false)
+                                              overlayOpacity: overlayOpacity, trackHover: trackHit(v)?.hover ?? false,
+                                              pointerX: pointer.x)
             v.render(into: buf, state: state)
             if contentOpacity < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
