@@ -41,7 +41,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift run test bench install uninstall clean demo-assets
+.PHONY: all build deps check-swift run test bench fuzz install uninstall clean demo-assets
 
 all: build
 
@@ -92,6 +92,18 @@ test: deps check-swift
 
 bench: build
 	scripts/bench.sh
+
+# libFuzzer over the parsers (options, input.conf, commands, key names, JSON escaping,
+# cache names, thumbnail layout), bounded in time; new crashes land in
+# Tests/FuzzCorpus/, which `make test` replays as a regression check.
+FUZZ_SECONDS ?= 120
+fuzz: deps check-swift
+	$(SWIFT) build --product FuzzParsers --scratch-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+		-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+	mkdir -p .build/fuzz/corpus
+	SWIFT_BACKTRACE=enable=no .build/fuzz/debug/FuzzParsers -max_total_time=$(FUZZ_SECONDS) \
+		-rss_limit_mb=4096 -artifact_prefix=Tests/FuzzCorpus/crash- .build/fuzz/corpus Tests/FuzzCorpus
 
 install: build
 	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)"

@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
         .executableTarget(name: "mediaview", dependencies: ["Viewer"]),
+        // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
+        .executableTarget(name: "FuzzParsers", dependencies: ["Viewer", "Playback", "Windowing"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         .target(name: "TestSupport", dependencies: ["CX11"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),

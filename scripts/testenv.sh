@@ -55,7 +55,7 @@ stop_pid() { # pid name
     kill -TERM "$pid" 2>/dev/null
     for i in $(seq 50); do
         kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
+        nap 0.1
     done
     if kill -0 "$pid" 2>/dev/null; then
         echo "testenv: $2 (pid $pid) ignored SIGTERM; killing it" >&2
@@ -92,6 +92,15 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# Sleep in the background and wait for it with the builtin: a signal then runs
+# its trap at once. (With a foreground sleep, a Ctrl-C that also kills the
+# sleep has left bash 5.2 blocked in wait4() for *any* child, i.e. until the
+# HTTP server exited, before running the trap.)
+nap() {
+    sleep "$1" &
+    wait $! 2>/dev/null
+}
+
 started() { # pid name
     pids+=("$1")
     names+=("$2")
@@ -110,7 +119,10 @@ unstarted() { # forget the last one: it died by itself, and its PID may be reuse
 start_guard() {
     : >"$work/pids"
     (
-        trap - EXIT INT TERM
+        # Ctrl-C reaches the whole process group; the watcher must survive it
+        # (cleanup stops it with SIGTERM when it is no longer needed).
+        trap - EXIT TERM
+        trap '' INT
         while kill -0 $$ 2>/dev/null; do sleep 1; done
         mapfile -t orphans <"$work/pids"
         if [ ${#orphans[@]} -gt 0 ]; then
@@ -154,7 +166,7 @@ start_xvfb() {
                 export MEDIAVIEW_TEST_SCREEN=$screen
                 return 0
             fi
-            sleep 0.1
+            nap 0.1
         done
         if [ -n "$pid" ]; then
             kill -KILL "$pid" 2>/dev/null
@@ -179,7 +191,7 @@ start_wm() {
             return 0
         }
         kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
+        nap 0.1
     done
     tail -5 "$work/openbox.log" >&2
     die "openbox did not start"
@@ -228,7 +240,7 @@ EOF
             return 0
         fi
         kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
+        nap 0.1
     done
     tail -5 "$dir/pulse.log" "$dir/pulse.stdout" >&2
     die "pulseaudio did not start"
@@ -278,7 +290,7 @@ start_http() {
     for i in $(seq 100); do
         [ -s "$work/http.ports" ] && break
         kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
+        nap 0.1
     done
     [ -s "$work/http.ports" ] || { cat "$work/http.stderr" >&2; die "the HTTP test server did not start"; }
     touch "$work/http.log"

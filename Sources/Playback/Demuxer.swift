@@ -21,8 +21,9 @@ final class Demuxer: @unchecked Sendable {
     }
 
     /// Settings for opening, from `SourceOptions`.
-    init(url: String, options: SourceOptions) throws(AVError) {
-        interrupt = Interrupt(timeout: options.networkTimeout)
+    /// `interrupt`: the caller's own, so that it can cancel the open (Player.close).
+    init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil) throws(AVError) {
+        interrupt = given ?? Interrupt(timeout: options.networkTimeout)
         guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
         c.pointee.interrupt_callback.callback = { opaque in
             guard let opaque else { return 0 }

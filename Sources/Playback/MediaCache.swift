@@ -178,7 +178,7 @@ public final class MediaCache: Sendable {
     }
 
     /// `.ext` from the URL's path (lowercase, letters and digits, at most 5), or "".
-    static func fileExtension(_ url: String) -> String {
+    public static func fileExtension(_ url: String) -> String {
         var path = url
         if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
         guard let last = path.split(separator: "/").last, let dot = last.lastIndex(of: ".") else { return "" }

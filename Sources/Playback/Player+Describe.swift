@@ -26,7 +26,7 @@ extension Player {
             let par = st.pointee.codecpar!
             let w = Int(par.pointee.width), h = Int(par.pointee.height)
             if w <= 0 || h <= 0 {
-                throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged?)")
+                throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged, or too large to decode)")
             }
             if w * h > options.source.maxPixels {
                 throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "

@@ -9,7 +9,7 @@ extension Player {
     func demuxMain() {
         let d: Demuxer
         do {
-            d = try Demuxer(url: url, options: options.source)
+            d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt)
         } catch {
             fail(error)
             return

@@ -75,7 +75,12 @@ public final class Player: @unchecked Sendable {
     /// Read by the audio thread when it creates the stream, so it starts corked if asked.
     let pausedFlag: Atomic<Bool>
     let volumeState: Mutex<(volume: Double, muted: Bool)>
-    var threads: [(Thread, DispatchSemaphore)] = []
+    /// One semaphore per spawned thread, signalled when it ends. Not the `Thread` objects:
+    /// a Thread keeps its closure (which holds `self`) for its whole life, so storing
+    /// them made a cycle that leaked every player with its decoders and their threads.
+    var threads: [DispatchSemaphore] = []
+    /// Cancels a blocking open from close(), before the demuxer exists.
+    let openInterrupt: Interrupt
     let threadsLock = NSLock()
 
     // Main-thread state.
@@ -98,6 +103,7 @@ public final class Player: @unchecked Sendable {
         mainMuted = options.muted
         pausedFlag = Atomic(options.startPaused)
         volumeState = Mutex((options.volume, options.muted))
+        openInterrupt = Interrupt(timeout: options.source.networkTimeout)
         spawn(name: "mv-demux") { [self] in demuxMain() }
     }
 
@@ -147,8 +153,11 @@ public final class Player: @unchecked Sendable {
         let s = serial.add(1, ordering: .relaxed).newValue
         shared.withLock {
             $0.pendingSeek = target
-            $0.videoEnded = -1
-            $0.audioEnded = -1
+            // Int.max means "this stream is not played at all" and must survive a seek: no
+            // thread would ever set it again, and the end would never come (an animated GIF,
+            // which loops by seeking, froze on its last frame after the second pass).
+            if $0.videoEnded != Int.max { $0.videoEnded = -1 }
+            if $0.audioEnded != Int.max { $0.audioEnded = -1 }
         }
         videoPackets.removeAll()
         audioPackets.removeAll()
@@ -174,14 +183,24 @@ public final class Player: @unchecked Sendable {
     /// Stops every thread and waits for them. Safe to call more than once.
     public func close() {
         if aborted.exchange(true, ordering: .relaxed) { return }
+        // The demuxer is only known once opened; this also ends a stalled open at once
+        // (before, close() waited out the whole network timeout, 15 s).
+        openInterrupt.cancel()
         demuxer?.cancel()
         videoPackets.abort()
         audioPackets.abort()
         frames.abort()
         audio?.abort()
         demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
-        let list = threadsLock.withLock { threads }
-        for (_, done) in list { done.wait() }
+        // The demux thread may still start the decode threads while we wait for it, so
+        // wait until no thread is left that we have not waited for.
+        var waited = 0
+        while true {
+            let list = threadsLock.withLock { threads }
+            if list.count == waited { break }
+            for done in list[waited...] { done.wait() }
+            waited = list.count
+        }
         audio = nil
         demuxer = nil
     }
@@ -201,7 +220,7 @@ public final class Player: @unchecked Sendable {
         }
         t.name = name
         t.stackSize = 1 << 20
-        threadsLock.withLock { threads.append((t, done)) }
+        threadsLock.withLock { threads.append(done) }
         t.start()
     }
 }

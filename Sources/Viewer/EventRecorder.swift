@@ -24,6 +24,9 @@ final class EventRecorder: MediaViewDelegate {
     func willPresent(mediaView: MediaView) { emit("will_present") }
     func didPresent(mediaView: MediaView) { emit("presented") }
     func willDismiss(mediaView: MediaView) { emit("will_dismiss") }
+    /// Not a delegate callback: the presenter's hook for the first picture of a presented
+    /// item on screen (start-up and next-item latency in `make bench`).
+    func firstFrameShown(mediaView: MediaView) { emit("first_frame") }
     func didDismiss(mediaView: MediaView) { emit("dismissed") }
     func didPlayMedia(for mediaView: MediaView) { emit("played", [("position", .double(mediaView.position))]) }
     func didPauseMedia(for mediaView: MediaView) { emit("paused", [("position", .double(mediaView.position))]) }

@@ -44,6 +44,10 @@ final class Presenter {
     var lastClick: (time: UInt, x: Int, y: Int)?
     var windowedGeometry: (x: Int, y: Int, width: Int, height: Int)
     var prefetched: MediaView?
+    /// The presented view's first picture is yet to reach the window (`first_frame` event).
+    var awaitingFirstFrame = false
+    /// Frames dropped by players already dismissed, for the totals at exit.
+    var droppedBefore = 0
 
     init(queue: MediaQueue, options: PresentationOptions) throws(XError) {
         self.queue = queue
@@ -82,6 +86,7 @@ final class Presenter {
         v.wake = { l.wake() }
         if prefetched === v { prefetched = nil }
         v.firstShownAt = MonotonicClock.seconds()
+        awaitingFirstFrame = true
         v.prepare()
         if v.shouldAutoPlayAfterPresentation { v.play() }
         window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
@@ -99,6 +104,7 @@ final class Presenter {
 
     func didDismiss(_ v: MediaView) {
         if prefetched === v { prefetched = nil }
+        droppedBefore += v.player?.droppedFrames ?? 0
         needsRedraw = true
     }
 
@@ -130,6 +136,8 @@ final class Presenter {
                     if v.lastFrame != nil && v.failure == nil { framesShown += 1 }
                 }
                 soonest(t.deadline)
+                // Sound without a picture: its first frame is the music indicator.
+                if awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
                 soonest(advanceIfDone(v, now: now))
                 soonest(overlayDeadline(v, now: now))
                 soonest(stepAnimation(now: now))
@@ -201,12 +209,20 @@ final class Presenter {
             buf.clear()
         }
         surface.present()
+        if awaitingFirstFrame, let v = queue.current, v.failure == nil,
+           v.lastFrame != nil || v.info?.kind == .audio {
+            awaitingFirstFrame = false
+            v.notify { ($0 as? EventRecorder)?.firstFrameShown(mediaView: v) }
+        }
     }
+
+    /// Frames dropped by every player so far.
+    var totalDropped: Int { droppedBefore + (queue.current?.player?.droppedFrames ?? 0) }
 
     /// Summary line of `--benchmark`.
     func benchmarkLine() -> String {
         let secs = MonotonicClock.seconds() - startTime
-        let dropped = queue.current?.player?.droppedFrames ?? 0
+        let dropped = totalDropped
         return String(format: "frames=%d seconds=%.3f fps=%.2f dropped=%d", framesShown, secs,
                       secs > 0 ? Double(framesShown) / secs : 0, dropped)
     }

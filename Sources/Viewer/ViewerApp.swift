@@ -66,6 +66,9 @@ public enum ViewerApp {
         }
         queue.run()
         if opts.benchmark, let p = queue.presenter { print(p.benchmarkLine()) }
+        if let p = queue.presenter {
+            log?.log("stats", [("frames", .int(p.framesShown)), ("dropped", .int(p.totalDropped))])
+        }
         var status: Int32 = EventRecorder.anyFailed ? 1 : 0
         if let sig = SignalWatch.pending {
             // The shell's convention for "ended by a signal", after a clean shutdown.

@@ -75,6 +75,23 @@ extension MediaviewProgram {
             #expect(r.seconds < 3, "took \(r.seconds) s for 5 frames")
         }
 
+        /// `--loop` replays a video without sound again and again: 60 frames of a 25-frame
+        /// video need three passes, each announced as a finish with loop=true.
+        @Test func loopKeepsReplaying() throws {
+            let short = try Fixtures.solidVideo("red", seconds: 1)
+            let dir = try Scratch.directory("loop")
+            let log = dir + "/events.jsonl"
+            let r = try mediaview(["--loop", "--frames", "60", "--no-audio", "--windowed", "--geometry", "320x240+0+0",
+                                   "--events", log, short], timeout: 10)
+            #expect(!r.timedOut, "playback stopped looping (killed after 10 s)")
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let finishes = try Events.read(log).filter { $0["event"] as? String == "finished" }
+            #expect(finishes.count >= 2, "\(finishes.count) passes ended")
+            #expect(finishes.allSatisfy { $0["loop"] as? Bool == true })
+            // Real time: 60 frames at 25 fps is 2.4 s.
+            #expect(r.seconds > 2 && r.seconds < 5, "took \(r.seconds) s")
+        }
+
         /// `--benchmark` shows frames as fast as they decode and prints one summary line.
         @Test func benchmarkPrintsOneLine() throws {
             let video = try Fixtures.solidVideo("red", seconds: 2, fps: 25)

@@ -61,11 +61,14 @@ import TestSupport
     @Test("Odd sizes: 321x241 PNG, H.264 4:4:4 and FFV1 4:2:0")
     func oddSizes() throws {
         for (name, rgb) in Self.colours {
-            try check(try Fixtures.solidImage(name, width: 321, height: 241), rgb, width: 321, height: 241)
-            try check(try Fixtures.solidVideo(name, width: 321, height: 241, seconds: 0.2, pixelFormat: "yuv444p"),
+            // lavfi's colour source rounds its size to even numbers; scale makes it odd.
+            let src = ["-f", "lavfi", "-i", "color=c=\(name):s=320x240:r=25:d=0.2,scale=321:241"]
+            try check(try Fixtures.make("pt-odd-\(name).png", src + ["-frames:v", "1", "-pix_fmt", "rgb24"]),
+                      rgb, width: 321, height: 241, format: "rgb24")
+            try check(try Fixtures.make("pt-odd-\(name)-444.mp4",
+                                        src + ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv444p"]),
                       rgb, width: 321, height: 241, format: "yuv444p")
-            try check(try Fixtures.solidVideo(name, width: 321, height: 241, seconds: 0.2, pixelFormat: "yuv420p",
-                                              codec: "ffv1", ext: "mkv"),
+            try check(try Fixtures.make("pt-odd-\(name)-420.mkv", src + ["-c:v", "ffv1", "-pix_fmt", "yuv420p"]),
                       rgb, width: 321, height: 241, format: "yuv420p")
         }
     }
