@@ -64,7 +64,8 @@ extension Player {
         guard case .ready = s.phase else { return .idle }
         let videoDone = s.videoEnded == current || s.videoEnded == Int.max
         let audioReached = s.audioEnded == current || s.audioEnded == Int.max
-        guard videoDone, audioReached else { return .idle }
+        // While sound plays on, look again now and then: the clock moves the track.
+        guard videoDone, audioReached else { return videoDone && !mainPaused ? .wait(0.1) : .idle }
         if mainPaused { return .idle }
         let clock = mainClock.value(at: now) ?? 0
         if s.audioEnded == current {

@@ -29,7 +29,9 @@ extension Player {
                 videoDecoder = try Decoder(stream: d.stream(v), threads: options.source.decodeThreads,
                                            maxPixels: options.source.maxPixels)
             }
-            if let a = streams.audio, options.audio {
+            // Sound-only media is decoded even without sound output: its timestamps are
+            // what makes it last as long as it should on the system clock.
+            if let a = streams.audio, options.audio || streams.info.kind == .audio {
                 audioDecoder = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
             }
         } catch {
@@ -181,16 +183,18 @@ extension Player {
         props.mediaName = options.mediaName
         props.role = info?.kind == .audio ? "music" : "video"
         var out: AudioOutput?
-        do {
-            let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
-            let v = volumeState.withLock { $0 }
-            o.setVolume(v.volume, muted: v.muted)
-            if pausedFlag.load(ordering: .relaxed) { o.setPaused(true) }
-            out = o
-            audio = o
-        } catch {
-            AudioWarning.once("mediaview: no sound: \(error.message); playing silently")
-            shared.withLock { $0.audioFailed = true }
+        if options.audio {
+            do {
+                let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
+                let v = volumeState.withLock { $0 }
+                o.setVolume(v.volume, muted: v.muted)
+                if pausedFlag.load(ordering: .relaxed) { o.setPaused(true) }
+                out = o
+                audio = o
+            } catch {
+                AudioWarning.once("mediaview: no sound: \(error.message); playing silently")
+                shared.withLock { $0.audioFailed = true }
+            }
         }
         let resampler = Resampler(outRate: rate, outChannels: channels)
         var decoderSerial = -1

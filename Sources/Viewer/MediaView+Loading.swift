@@ -51,10 +51,11 @@ extension MediaView {
     /// Starts opening and decoding (paused until presented), so presenting is instant.
     /// Called by the queue for the item after the current one.
     public func prepare() {
-        guard player == nil, failure == nil, let url = mediaURL else { return }
+        guard player == nil, failure == nil, pendingFailure == nil, let url = mediaURL else { return }
         switch MediaView.resolve(url) {
         case .failure(let e):
-            fail(e)
+            // Told when the view is presented, so the log reads in the order things show.
+            pendingFailure = e
         case .success(let resolved):
             var o = playerOptions
             o.startPaused = true

@@ -78,11 +78,20 @@ extension MediaView {
         deliverCacheNews()  // issue 5: didDownload... from download threads
         if failure != nil { return t }
         if player == nil { prepare() }
-        guard let p = player else { t.redraw = failure != nil; return t }
+        if let e = pendingFailure {
+            // A prefetched item that cannot play says so when its turn comes, not before.
+            guard presented else { return t }
+            pendingFailure = nil
+            fail(e)
+            t.redraw = true
+            return t
+        }
+        guard let p = player else { return t }
         switch p.phase {
         case .opening:
             return t
         case .failed(let e):
+            guard presented else { return t }
             fail(MediaError(e.message))
             t.redraw = true
             return t
@@ -171,6 +180,7 @@ extension MediaView {
     /// view can be presented again later.
     func releasePlayer() {
         playNoticePending = false
+        pendingFailure = nil
         player?.close()
         player = nil
         lastFrame = nil

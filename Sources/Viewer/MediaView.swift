@@ -65,6 +65,8 @@ public final class MediaView {
     public internal(set) var mediaURL: String?
     public internal(set) var kind: MediaKind?
     public internal(set) var thumbnailURL: String?
+    /// A failure found while preparing ahead, told when the view is presented.
+    var pendingFailure: MediaError?
     /// Why the media failed, once it did.
     public internal(set) var failure: MediaError?
     /// What the decoder found, once open.
@@ -134,6 +136,7 @@ public final class MediaView {
         thumbnailURL = nil
         kind = nil
         failure = nil
+        pendingFailure = nil
         announcedReady = false
         finishedAt = nil
         loops = 0
