@@ -5,6 +5,7 @@
 #   make test       build the tests and run them in a private X/PulseAudio/HTTP setup
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install only the missing Debian packages
+#   make bench      side-by-side benchmark against mpv and feh (installs them)
 #
 # The Swift 6 toolchain itself is not a Debian package; it must be on PATH.
 
@@ -23,6 +24,12 @@ DEBIAN_PACKAGES := \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl
+
+# What `make bench` needs on top: the peers it measures against, and GNU time.
+BENCH_PACKAGES := mpv feh time
+
+# The list `make deps` installs from (make bench passes BENCH_PACKAGES).
+PACKAGES ?= $(DEBIAN_PACKAGES)
 
 SWIFT       ?= swift
 SWIFT_FLAGS ?=
@@ -49,12 +56,12 @@ all: build
 # silent; apt-get update runs only when something is really missing.
 deps:
 	@if ! command -v dpkg-query >/dev/null; then \
-		echo "deps: not a Debian system; install the equivalents of: $(DEBIAN_PACKAGES)" >&2; exit 0; \
+		echo "deps: not a Debian system; install the equivalents of: $(PACKAGES)" >&2; exit 0; \
 	fi; \
-	installed=" $$( { dpkg-query -W -f='$${Package}:$${Status}\n' $(DEBIAN_PACKAGES) 2>/dev/null || true; } | \
+	installed=" $$( { dpkg-query -W -f='$${Package}:$${Status}\n' $(PACKAGES) 2>/dev/null || true; } | \
 		sed -n 's/:install ok installed$$//p' | tr '\n' ' ')"; \
 	missing=""; \
-	for p in $(DEBIAN_PACKAGES); do \
+	for p in $(PACKAGES); do \
 		[[ $$installed == *" $$p "* ]] || missing="$$missing $$p"; \
 	done; \
 	[ -z "$$missing" ] && exit 0; \
@@ -90,8 +97,11 @@ test: deps check-swift
 	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
 		scripts/testenv.sh scripts/run-tests.sh
 
+# Side by side with mpv and feh under a private Xvfb; writes bench-results/latest.md and
+# the table in README.md. BENCH_RUNS=N for more runs (see scripts/bench.sh for the knobs).
 bench: build
-	scripts/bench.sh
+	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES)"
+	MEDIAVIEW_BIN="$(BIN)" scripts/bench.sh
 
 # libFuzzer over the parsers (options, input.conf, commands, key names, JSON escaping,
 # cache names, thumbnail layout), bounded in time; new crashes land in

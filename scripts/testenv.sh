@@ -49,35 +49,40 @@ cmd_pid=
 guard_pid=
 xvfb_display=
 
-stop_pid() { # pid name
-    local pid=$1 i
-    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
-    kill -TERM "$pid" 2>/dev/null
-    for i in $(seq 50); do
-        kill -0 "$pid" 2>/dev/null || break
-        nap 0.1
+# Stops the given PIDs: SIGTERM to all at once (so the waits overlap), then
+# up to 5 s for each to go, then SIGKILL for any that ignored it.
+stop_pids() {
+    local pid i
+    [ $# -gt 0 ] || return 0
+    kill -TERM "$@" 2>/dev/null
+    for pid in "$@"; do
+        for i in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            nap 0.1
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "testenv: pid $pid ignored SIGTERM; killing it" >&2
+            kill -KILL "$pid" 2>/dev/null
+        fi
+        wait "$pid" 2>/dev/null
     done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "testenv: $2 (pid $pid) ignored SIGTERM; killing it" >&2
-        kill -KILL "$pid" 2>/dev/null
-    fi
-    wait "$pid" 2>/dev/null
     return 0
 }
 
 cleanup() {
-    local status=$? i
-    trap - EXIT INT TERM
-    [ -n "$guard_pid" ] && { kill -TERM "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; }
-    [ -n "$cmd_pid" ] && stop_pid "$cmd_pid" "command"
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        stop_pid "${pids[i]}" "${names[i]}"
-    done
+    local status=$?
+    trap - EXIT
+    trap '' TERM  # a second signal must not cut the cleanup short
+    # CMD first, so no test is still talking to a server being stopped.
+    [ -n "$cmd_pid" ] && stop_pids "$cmd_pid"
+    stop_pids "${pids[@]}"
     # A SIGKILLed Xvfb leaves its lock and socket behind and the number would
     # look taken forever; remove them, but only if the lock names our server.
     if [ -n "$xvfb_display" ] && [ "$(cat "/tmp/.X$xvfb_display-lock" 2>/dev/null | tr -d ' ')" = "${xvfb_pid:-x}" ]; then
         rm -f "/tmp/.X$xvfb_display-lock" "/tmp/.X11-unix/X$xvfb_display"
     fi
+    # The watcher goes last: if we are SIGKILLed mid-cleanup, it finishes.
+    [ -n "$guard_pid" ] && { kill -USR1 "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; }
     # SwiftPM keeps lock files in the temp dir, named after the cache and
     # config directories we pointed XDG_* at; they would pile up, one pair a run.
     rm -f "${TMPDIR:-/tmp}/${work//\//_}_"*.lock
@@ -89,18 +94,27 @@ cleanup() {
     exit "$status"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
+# Ctrl-C is ignored here on purpose: it still stops CMD (which gets the
+# default disposition back, below), after which we exit with its status and
+# clean up. A trap on SIGINT would run while bash waits for children, and
+# bash 5.2 has been seen to block forever in wait4() in exactly that case,
+# with the trap never run. SIGTERM (timeout, kill) is trapped as usual.
+trap '' INT
 trap 'exit 143' TERM
 
-# Sleep in the background and wait for it with the builtin: a signal then runs
-# its trap at once. (With a foreground sleep, a Ctrl-C that also kills the
-# sleep has left bash 5.2 blocked in wait4() for *any* child, i.e. until the
-# HTTP server exited, before running the trap.)
+# Sleep in the background and wait for it with the builtin: a signal then
+# runs its trap at once instead of after the sleep.
 nap() {
     sleep "$1" &
     wait $! 2>/dev/null
 }
 
+# Services run under setsid, out of our process group: a Ctrl-C then reaches
+# only this script and CMD, and the services are stopped in order by cleanup
+# instead of all dying at once. (Several children dying together on SIGINT
+# has left bash 5.2 blocked in wait4() until the last one exited, trap unrun.)
+# setsid execs in place here (an async child is no group leader), so $! is
+# the service's own PID.
 started() { # pid name
     pids+=("$1")
     names+=("$2")
@@ -119,10 +133,12 @@ unstarted() { # forget the last one: it died by itself, and its PID may be reuse
 start_guard() {
     : >"$work/pids"
     (
-        # Ctrl-C reaches the whole process group; the watcher must survive it
-        # (cleanup stops it with SIGTERM when it is no longer needed).
-        trap - EXIT TERM
-        trap '' INT
+        # Ctrl-C and timeout(1) signal our whole process group; the watcher
+        # must survive both, since the services (in their own sessions) do.
+        # Cleanup dismisses it with SIGUSR1 when it is no longer needed.
+        trap - EXIT
+        trap '' INT TERM HUP
+        trap 'exit 0' USR1
         while kill -0 $$ 2>/dev/null; do sleep 1; done
         mapfile -t orphans <"$work/pids"
         if [ ${#orphans[@]} -gt 0 ]; then
@@ -144,7 +160,7 @@ start_xvfb() {
         [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
         # -noreset: the server would otherwise reset (dropping atoms and root
         # properties) each time the last client disconnects, between tests.
-        Xvfb ":$n" -screen 0 "${screen}x24" -nolisten tcp -noreset -dpi 96 \
+        setsid Xvfb ":$n" -screen 0 "${screen}x24" -nolisten tcp -noreset -dpi 96 \
             +extension MIT-SHM +extension RANDR >"$work/xvfb.log" 2>&1 &
         pid=$!
         started "$pid" "Xvfb :$n"
@@ -181,7 +197,7 @@ start_xvfb() {
 
 start_wm() {
     command -v openbox >/dev/null || die "openbox not installed (make deps)"
-    openbox --sm-disable >"$work/openbox.log" 2>&1 &
+    setsid openbox --sm-disable >"$work/openbox.log" 2>&1 &
     local pid=$! i
     started "$pid" "openbox"
     # The WM is ready once it has claimed the EWMH supporting-WM property.
@@ -224,7 +240,7 @@ EOF
     # outlive us. No pid file: several daemons may run at once.
     env -u DISPLAY HOME="$dir" XDG_RUNTIME_DIR="$dir" PULSE_RUNTIME_PATH="$dir" \
         PULSE_STATE_PATH="$dir" DBUS_SESSION_BUS_ADDRESS=disabled: \
-        pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit \
+        setsid pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit \
         --use-pid-file=no --realtime=no --high-priority=no --disable-shm=no \
         --log-target=file:"$dir/pulse.log" -F "$dir/default.pa" \
         </dev/null >"$dir/pulse.stdout" 2>&1 &
@@ -282,7 +298,7 @@ start_http() {
         make_ca "$work/tls"
         tls=(--cert "$work/tls/server.pem" --key "$work/tls/server.key")
     fi
-    "$py" "$repo/scripts/testserver.py" "$root" --port-file "$work/http.ports" \
+    setsid "$py" "$repo/scripts/testserver.py" "$root" --port-file "$work/http.ports" \
         --log "$work/http.log" --parent-pid $$ "${tls[@]}" \
         </dev/null >"$work/http.stderr" 2>&1 &
     pid=$!
@@ -338,6 +354,7 @@ say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} HTTP=${MEDIAVIEW_TEST_H
 # check how mediaview handles Ctrl-C).
 env --default-signal=INT,QUIT "$@" 0<&0 &
 cmd_pid=$!
+echo "$cmd_pid" >>"$work/pids"  # the watcher stops CMD too if we are SIGKILLed
 wait "$cmd_pid" 2>/dev/null  # no "Terminated" job notice: the status says it
 status=$?
 cmd_pid=

@@ -15,7 +15,9 @@ final class Decoder: @unchecked Sendable {
         case failed(AVError)
     }
 
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int) throws(AVError) {
+    /// `lowres`: decode at 1/2^lowres of the size where the codec can (capped by its
+    /// `max_lowres`; 0 everywhere but JPEG and a few old codecs).
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, lowres: Int = 0) throws(AVError) {
         let par = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(par.pointee.codec_id))
@@ -32,6 +34,7 @@ final class Decoder: @unchecked Sendable {
             // A second guard behind the up-front size check: the decoder refuses frames
             // above the pixel budget instead of allocating them.
             c.pointee.max_pixels = Int64(maxPixels)
+            c.pointee.lowres = Int32(max(0, min(lowres, Int(codec.pointee.max_lowres))))
             try check(avcodec_open2(c, codec, nil), "cannot open the \(String(cString: codec.pointee.name)) decoder")
         } catch {
             avcodec_free_context(&cp)

@@ -47,5 +47,8 @@ public struct PlayerOptions: Sendable {
     public var muted = false
     /// Name shown in the desktop's mixer.
     public var mediaName = "media"
+    /// The area the picture will be shown in, if known: a still much larger than it is
+    /// decoded at reduced resolution (JPEG's `lowres`), which is several times faster.
+    public var targetSize: (width: Int, height: Int)?
     public init() {}
 }

@@ -27,7 +27,7 @@ extension Player {
         do {
             if let v = streams.video {
                 videoDecoder = try Decoder(stream: d.stream(v), threads: options.source.decodeThreads,
-                                           maxPixels: options.source.maxPixels)
+                                           maxPixels: options.source.maxPixels, lowres: lowres(for: streams.info))
             }
             // Sound-only media is decoded even without sound output: its timestamps are
             // what makes it last as long as it should on the system clock.
@@ -54,6 +54,18 @@ extension Player {
         wake()
         readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
                  isNetwork: SourceOptions.isNetwork(url))
+    }
+
+    /// How many halvings a still can lose and still cover `options.targetSize` when fitted:
+    /// a 6000x4000 photo in a 1280x720 window decodes at 1500x1000.
+    func lowres(for info: MediaInfo) -> Int {
+        guard info.kind == .image, let t = options.targetSize, t.width > 0, t.height > 0,
+              info.width > 0, info.height > 0 else { return 0 }
+        let (w, h) = info.rotation % 180 == 0 ? (info.width, info.height) : (info.height, info.width)
+        let scale = min(Double(t.width) / Double(w), Double(t.height) / Double(h))
+        var l = 0
+        while l < 3 && scale * Double(1 << (l + 1)) <= 1 { l += 1 }
+        return l
     }
 
     private func readLoop(_ d: Demuxer, video: Int?, audio: Int?, isNetwork: Bool) {

@@ -1,9 +1,10 @@
 import CFFmpeg
+import Foundation
 
 /// Converts and scales frames straight into the caller's BGRX memory with libswscale.
 ///
 /// One scaler per output surface: a `SwsContext` is not safe to share between threads, and
-/// keeping it lets `sws_getCachedContext` reuse it while the geometry stays the same.
+/// it is kept (with its slice threads) while the geometry stays the same.
 public final class Scaler {
     private var sws: OpaquePointer?
     /// Reused for rotated frames: scaled here first, then turned while copied out.
@@ -18,6 +19,7 @@ public final class Scaler {
     deinit {
         sws_freeContext(sws)
         rotateBuffer?.deallocate()
+        for t in targets { var p: UnsafeMutablePointer<AVFrame>? = t.frame; av_frame_free(&p) }
     }
 
     /// Scales `frame` to fill `rect` of `target`, turning it by `rotation` degrees
@@ -83,25 +85,76 @@ public final class Scaler {
         render(cropped, into: target, rect: visible, quality: quality, rotation: turn - frame.rotation)
     }
 
+    /// What the cached context was made for; a new one only when this changes.
+    private struct Geometry: Equatable {
+        var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, flags: Int32
+    }
+    private var geometry: Geometry?
+    /// Destination frames wrapping caller memory (the two SHM images of a surface), reused
+    /// from frame to frame: `sws_scale_frame` wants a reference-counted destination.
+    private var targets: [(key: [Int], frame: UnsafeMutablePointer<AVFrame>)] = []
+    /// swscale's own slice threads; with 0 it would start one per core.
+    public static let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    private func context(for f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, quality: Quality) -> OpaquePointer? {
+        // Moving video: fast bilinear, no accurate rounding (a frame is gone in 33 ms).
+        // Stills: bicubic with accurate rounding and full chroma.
+        let flags = quality == .fast ? SWS_FAST_BILINEAR : (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+        let g = Geometry(srcW: f.pointee.width, srcH: f.pointee.height, srcFormat: f.pointee.format,
+                         dstW: Int32(width), dstH: Int32(height), flags: flags)
+        if g == geometry, let sws { return sws }
+        sws_freeContext(sws)
+        sws = nil
+        geometry = nil
+        guard let c = sws_alloc_context() else { return nil }
+        let ok = av_opt_set_int(UnsafeMutableRawPointer(c), "srcw", Int64(g.srcW), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "srch", Int64(g.srcH), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "src_format", Int64(g.srcFormat), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "dstw", Int64(g.dstW), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "dsth", Int64(g.dstH), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "dst_format", Int64(AV_PIX_FMT_BGR0.rawValue), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "sws_flags", Int64(flags), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "threads", Int64(Scaler.threads), 0) >= 0
+        guard ok, sws_init_context(c, nil, nil) >= 0 else {
+            sws_freeContext(c)
+            return nil
+        }
+        sws = c
+        geometry = g
+        return c
+    }
+
+    /// An AVFrame over `dst` (not owning it), made once per distinct target.
+    private func targetFrame(_ dst: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int) -> UnsafeMutablePointer<AVFrame>? {
+        let key = [Int(bitPattern: dst), stride, width, height]
+        if let t = targets.first(where: { $0.key == key }) { return t.frame }
+        if targets.count >= 4 {
+            for t in targets { var p: UnsafeMutablePointer<AVFrame>? = t.frame; av_frame_free(&p) }
+            targets.removeAll()
+        }
+        guard let fr = av_frame_alloc() else { return nil }
+        guard let buf = av_buffer_create(dst.assumingMemoryBound(to: UInt8.self), stride * height,
+                                         { _, _ in }, nil, 0) else {
+            var p: UnsafeMutablePointer<AVFrame>? = fr
+            av_frame_free(&p)
+            return nil
+        }
+        fr.pointee.buf.0 = buf
+        fr.pointee.data.0 = dst.assumingMemoryBound(to: UInt8.self)
+        fr.pointee.linesize.0 = Int32(stride)
+        fr.pointee.width = Int32(width)
+        fr.pointee.height = Int32(height)
+        fr.pointee.format = AV_PIX_FMT_BGR0.rawValue
+        targets.append((key, fr))
+        return fr
+    }
+
     private func scale(_ frame: VideoFrame, into dst: UnsafeMutableRawPointer, stride: Int,
                        width: Int, height: Int, quality: Quality) {
         let f = frame.frame.raw
-        let flags = quality == .fast ? SWS_BILINEAR : (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        sws = sws_getCachedContext(sws, f.pointee.width, f.pointee.height,
-                                   AVPixelFormat(rawValue: f.pointee.format),
-                                   Int32(width), Int32(height), AV_PIX_FMT_BGR0, flags, nil, nil, nil)
-        guard let sws else { return }
-        var dstData: [UnsafeMutablePointer<UInt8>?] = [dst.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-        var dstStride: [Int32] = [Int32(stride), 0, 0, 0]
-        withUnsafePointer(to: &f.pointee.data) { dataTuple in
-            withUnsafePointer(to: &f.pointee.linesize) { sizeTuple in
-                dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                    sizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                        _ = sws_scale(sws, src, srcStride, 0, f.pointee.height, &dstData, &dstStride)
-                    }
-                }
-            }
-        }
+        guard let sws = context(for: f, width: width, height: height, quality: quality),
+              let out = targetFrame(dst, stride: stride, width: width, height: height) else { return }
+        _ = sws_scale_frame(sws, out, f)
     }
 
     /// Copies a `width` x `height` image into `rect`, turned clockwise by `degrees`.

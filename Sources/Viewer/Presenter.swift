@@ -87,6 +87,7 @@ final class Presenter {
         if prefetched === v { prefetched = nil }
         v.firstShownAt = MonotonicClock.seconds()
         awaitingFirstFrame = true
+        v.playerOptions.targetSize = (window.width, window.height)
         v.prepare()
         if v.shouldAutoPlayAfterPresentation { v.play() }
         window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
@@ -99,6 +100,7 @@ final class Presenter {
         let l = loop
         v.wake = { l.wake() }
         prefetched = v
+        v.playerOptions.targetSize = (window.width, window.height)
         v.prepare()
     }
 

@@ -107,13 +107,14 @@ import TestSupport
         return Double(levels.filter { $0 > top / 4 }.count) * 0.02
     }
 
-    /// RMS of the loud middle of a recording.
+    /// Median RMS of the 20 ms blocks that carry sound (above 100, well over the noise
+    /// floor of a null sink, which is digital silence).
     func loudRMS(_ s: [Int16]) -> Double {
         let block = 960
         var levels: [Double] = []
         var i = 0
         while i + block <= s.count { levels.append(AudioProbe.rms(s[i..<i + block])); i += block }
-        let sorted = levels.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count * 3 / 4]
+        let sorted = levels.filter { $0 > 100 }.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 }

@@ -16,8 +16,10 @@ public enum AudioProbe {
     /// Stops a recording and returns its samples.
     public static func finish(_ recording: (Process, String)) -> [Int16] {
         let (p, path) = recording
+        // parec may have been started with SIGTERM blocked (Foundation's Process passes on
+        // the spawning thread's mask); what it recorded is already in the file.
         kill(p.processIdentifier, SIGTERM)
-        Run.wait(p, timeout: 5)
+        Run.wait(p, timeout: 0.3)
         defer { unlink(path) }
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

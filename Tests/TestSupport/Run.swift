@@ -12,37 +12,50 @@ public enum Run {
     }
 
     /// Runs `tool` (a path, or a name looked up in PATH) and collects its output.
+    ///
+    /// Output goes to files, not pipes: a grandchild left running (a server a script
+    /// started) would hold a pipe open and block the reader forever.
     public static func process(_ tool: String, _ args: [String], timeout: Double = 60,
                                environment: [String: String]? = nil, stdin: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : try which(tool))
         p.arguments = args
         if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let base = Fixtures.directory + "/.run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        defer { unlink(base + ".out"); unlink(base + ".err") }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = stdin == nil ? FileHandle.nullDevice : Pipe()
+        let input = stdin == nil ? nil : Pipe()
+        p.standardInput = input ?? FileHandle.nullDevice
         let start = Date()
         try p.run()
-        if let stdin, let pipe = p.standardInput as? Pipe {
-            pipe.fileHandleForWriting.write(Data(stdin.utf8))
-            try? pipe.fileHandleForWriting.close()
+        try? out.close()
+        try? err.close()
+        if let stdin, let input {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
         }
-        // Read both pipes on their own threads so a chatty child never blocks on a full pipe.
-        let outData = Collector(out.fileHandleForReading)
-        let errData = Collector(err.fileHandleForReading)
         var timedOut = false
         while p.isRunning {
             if Date().timeIntervalSince(start) > timeout {
                 timedOut = true
-                kill(p.processIdentifier, SIGKILL)
+                // TERM first, so a script's cleanup (testenv's) can stop what it started.
+                kill(p.processIdentifier, SIGTERM)
+                if !wait(p, timeout: 5) { kill(p.processIdentifier, SIGKILL) }
                 break
             }
             usleep(10_000)
         }
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: outData.text(), stderr: errData.text(), timedOut: timedOut,
-                      seconds: Date().timeIntervalSince(start))
+        func text(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        return Result(status: p.terminationStatus, stdout: text(base + ".out"), stderr: text(base + ".err"),
+                      timedOut: timedOut, seconds: Date().timeIntervalSince(start))
     }
 
     /// Starts a program in the background; the caller waits or kills it.
@@ -105,25 +118,5 @@ public enum Run {
         env["MEDIAVIEW_ASSETS"] = repositoryRoot + "/assets"
         for (k, v) in extra { env[k] = v }
         return env
-    }
-}
-
-/// Reads a pipe to its end on a background thread.
-final class Collector: @unchecked Sendable {
-    // @unchecked: `data` is written by the reader thread and read only after `done` fired.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        done.signal()
-        return String(decoding: data, as: UTF8.self)
     }
 }

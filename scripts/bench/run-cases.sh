@@ -1,0 +1,205 @@
+#!/bin/bash
+# scripts/bench/run-cases.sh: the measurements of scripts/bench.sh, run inside
+# scripts/testenv.sh (PulseAudio null sink, private XDG directories). Starts its own Xvfb
+# below display 10 (mpv uses MIT-SHM only there) and stops only what it started.
+# Appends one line per sample to $BENCH_OUT/samples.tsv: case, subject, metric, value.
+set -u
+mv=$MEDIAVIEW_BIN
+media=$BENCH_MEDIA
+runs=$BENCH_RUNS
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+samples="$BENCH_OUT/samples.tsv"
+work=$(mktemp -d /tmp/mvbench.XXXXXX)
+geom=1280x720+0+0
+xpid=
+xnum=
+
+cleanup() {
+    [ -n "$xpid" ] && { kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null; }
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+say() { echo "bench: $*" >&2; }
+
+# ------------------------------------------------------------------- X server
+for n in 1 2 3 4 5 6 7 8 9; do
+    [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] && continue
+    Xvfb ":$n" -screen 0 1920x1080x24 -nolisten tcp -noreset -dpi 96 +extension MIT-SHM \
+        >"$work/xvfb.log" 2>&1 &
+    xpid=$!
+    for i in $(seq 100); do
+        kill -0 "$xpid" 2>/dev/null || break
+        if [ "$(tr -d ' ' 2>/dev/null <"/tmp/.X$n-lock")" = "$xpid" ] && DISPLAY=":$n" xdpyinfo >/dev/null 2>&1; then
+            xnum=$n
+            break
+        fi
+        sleep 0.1
+    done
+    [ -n "$xnum" ] && break
+    kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null; xpid=
+done
+[ -n "$xnum" ] || { say "no free X display number below 10"; exit 125; }
+export DISPLAY=":$xnum"
+say "Xvfb $DISPLAY (1920x1080) pid $xpid, PulseAudio $PULSE_SERVER"
+
+# ------------------------------------------------------------------- helpers
+: >"$samples"
+record() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$samples"; }
+
+# CPU ticks (user + system) of a process so far.
+ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hz=$(getconf CLK_TCK)
+
+# Seconds between two $EPOCHREALTIME readings.
+elapsed() { python3 -c "print(f'{$2 - $1:.4f}')"; }
+
+# Waits for a quiet machine, as far as BENCH_LOAD_WAIT allows.
+quiet() {
+    local max=${BENCH_MAX_LOAD:-0.5} waited=0 load
+    while :; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        python3 -c "import sys; sys.exit(0 if $load < $max else 1)" && break
+        [ "$waited" -ge "${BENCH_LOAD_WAIT:-180}" ] && { say "load still $load; measuring anyway"; break; }
+        sleep 5; waited=$((waited + 5))
+    done
+    record "$1" machine load "$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+# Runs a command under /usr/bin/time: sets $wall (s), $cpu (s), $rss (KiB), $xcpu (s, X server).
+timed() {
+    local x0 x1 t0 t1
+    x0=$(ticks "$xpid")
+    t0=$EPOCHREALTIME
+    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" </dev/null
+    local status=$?
+    t1=$EPOCHREALTIME
+    x1=$(ticks "$xpid")
+    wall=$(elapsed "$t0" "$t1")
+    read -r u s rss < <(tail -1 "$work/time")
+    cpu=$(python3 -c "print(f'{$u + $s:.2f}')")
+    xcpu=$(python3 -c "print(f'{($x1 - $x0) / $hz:.2f}')")
+    [ $status = 0 ] || say "$1 exited with $status: $(tail -2 "$work/err" | tr '\n' ' ')"
+    return $status
+}
+
+# Waits for an event line matching the regex in the log; fails after $3 seconds.
+wait_event() {
+    local i
+    for i in $(seq $(( ${3:-10} * 50 ))); do
+        grep -q -E "$2" "$1" 2>/dev/null && return 0
+        sleep 0.02
+    done
+    return 1
+}
+
+mpv_common=(mpv --no-config --vo=x11 --hwdec=no --geometry=$geom --really-quiet)
+
+# --------------------------------------------- (a) untimed 300 frames of 1080p
+case_a() {
+    local clip=$media/video1080.mp4 r
+    quiet a
+    for r in $(seq "$runs"); do
+        timed "$mv" --benchmark --frames 300 --windowed --geometry $geom --no-audio "$clip" &&
+            record a ours wall "$wall" && record a ours own_fps "$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$work/out")"
+        timed "${mpv_common[@]}" --untimed --no-audio --frames=300 "$clip" && record a mpv wall "$wall"
+        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -f null - && record a ffmpeg wall "$wall"
+    done
+}
+
+# ------------------------------------------------ (b) 24 MP JPEG to first frame
+case_b() {
+    local img=$media/still24mp.jpg r
+    quiet b
+    for r in $(seq "$runs"); do
+        timed "$mv" --frames 1 --windowed --geometry $geom "$img" && record b ours wall "$wall" &&
+            record b ours rss "$rss"
+        timed "${mpv_common[@]}" --frames=1 --image-display-duration=0 "$img" && record b mpv wall "$wall" &&
+            record b mpv rss "$rss"
+        # feh 3.x: a slide show of one picture that quits when it would move on.
+        timed feh --no-menus --geometry $geom --scale-down --on-last-slide quit --slideshow-delay 0.01 "$img" &&
+            record b feh wall "$wall" && record b feh rss "$rss"
+    done
+}
+
+# ------------------------------------------------- (c) 10 s of 720p30 with sound
+case_c() {
+    local clip=$media/video720.mp4 r
+    quiet c
+    for r in $(seq "$runs"); do
+        rm -f "$work/events"
+        if timed "$mv" --windowed --geometry $geom --autoexit --events "$work/events" "$clip"; then
+            record c ours cpu "$(python3 -c "print($cpu + $xcpu)")"
+            record c ours rss "$rss"
+            record c ours wall "$wall"
+            record c ours dropped "$(sed -n 's/.*"event":"stats".*"dropped":\([0-9]*\).*/\1/p' "$work/events")"
+        fi
+        rm -f "$work/mpvstats"
+        if MV_BENCH_STATS="$work/mpvstats" timed "${mpv_common[@]}" --ao=pulse --script="$here/mpv-stats.lua" "$clip"; then
+            record c mpv cpu "$(python3 -c "print($cpu + $xcpu)")"
+            record c mpv rss "$rss"
+            record c mpv wall "$wall"
+            record c mpv dropped "$(awk '$1 == "frame-drop-count" || $1 == "decoder-frame-drop-count" { n += $2 } END { print n + 0 }' "$work/mpvstats")"
+        fi
+    done
+}
+
+# ------------------------------------- (d) presentNext to the next first frame
+case_d() {
+    local r i pid items=("$media/photo1080.jpg" "$media/anim.gif" "$media/video720.mp4" "$media/audio.mp3" "$media/video1080.mp4")
+    quiet d
+    for r in $(seq "$runs"); do
+        rm -f "$work/events"
+        "$mv" --windowed --geometry $geom --events "$work/events" "${items[@]}" >/dev/null 2>"$work/err" </dev/null &
+        pid=$!
+        for i in 0 1 2 3 4; do
+            if ! wait_event "$work/events" "\"first_frame\",\"index\":$i," 10; then
+                say "(d) item $i never showed its first frame"
+                break
+            fi
+            # Time for the next item's prefetch, as a person looking at this one gives it.
+            sleep 1
+            [ $i -lt 4 ] && xdotool key n
+        done
+        xdotool key q
+        wait "$pid"
+        python3 - "$work/events" <<'EOF' >>"$samples"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+dismiss = {e["index"]: e["t"] for e in ev if e["event"] == "will_dismiss"}
+first = {e["index"]: e["t"] for e in ev if e["event"] == "first_frame"}
+names = ["image", "gif", "video", "audio", "video"]
+for i in range(1, 5):
+    if i in first and i - 1 in dismiss:
+        print(f"d\tours\tnext_ms_{i}_{names[i]}\t{(first[i] - dismiss[i - 1]) * 1000:.1f}")
+EOF
+    done
+}
+
+# ----------------------------------------- (e) CPU minimized against fullscreen
+case_e() {
+    local r pid c0 c1 x0 x1 clip=$media/video720.mp4
+    quiet e
+    for r in $(seq "$runs"); do
+        rm -f "$work/events"
+        "$mv" --loop --events "$work/events" "$clip" >/dev/null 2>"$work/err" </dev/null &
+        pid=$!
+        wait_event "$work/events" '"first_frame"' 10 || say "(e) no first frame"
+        sleep 1
+        c0=$(ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(ticks "$pid"); x1=$(ticks "$xpid")
+        record e ours cpu_fullscreen "$(python3 -c "print(($c1 - $c0 + $x1 - $x0) / $hz / 5)")"
+        xdotool key ctrl+Down
+        sleep 1
+        c0=$(ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(ticks "$pid"); x1=$(ticks "$xpid")
+        record e ours cpu_minimized "$(python3 -c "print(($c1 - $c0 + $x1 - $x0) / $hz / 5)")"
+        xdotool key q
+        wait "$pid"
+    done
+}
+
+for c in $BENCH_CASES; do
+    say "case ($c), $runs runs"
+    "case_$c"
+done
