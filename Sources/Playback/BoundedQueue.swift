@@ -9,7 +9,9 @@ import Foundation
 final class BoundedQueue<Element>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `cond` held.
     private let cond = NSCondition()
-    private var items: [Element] = []
+    /// Taken slots are set to nil at once: a popped frame or packet must not stay alive
+    /// in the array until the next compaction (that held up to 64 decoded frames).
+    private var items: [Element?] = []
     private var head = 0
     private var aborted = false
     let capacity: Int
@@ -55,13 +57,13 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     /// The oldest element, left in place.
     func peek() -> Element? {
         cond.lock(); defer { cond.unlock() }
-        return items.count > head ? items[head] : nil
+        return items.count > head ? items[head]! : nil
     }
 
     /// The element after the oldest, left in place (to decide whether a frame is late).
     func peekSecond() -> Element? {
         cond.lock(); defer { cond.unlock() }
-        return items.count > head + 1 ? items[head + 1] : nil
+        return items.count > head + 1 ? items[head + 1]! : nil
     }
 
     var count: Int {
@@ -87,7 +89,8 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     }
 
     private func take() -> Element {
-        let item = items[head]
+        let item = items[head]!
+        items[head] = nil
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: true)

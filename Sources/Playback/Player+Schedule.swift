@@ -11,7 +11,14 @@ extension Player {
         // last frame ends after its sound, or that is longer than its sound, from ever
         // finishing: a 2 s clip with AAC sound hung at 1.98 s.)
         if !mainPaused, hasAudioOutput, let o = audio, !o.isDrained, let a = o.position() {
-            mainClock.anchor(a, at: now)
+            // The server's position comes in steps of its timing updates; following every
+            // step would make frames look late and drop them. Small differences are eased
+            // in, large ones (start, seek, a stall) taken at once.
+            if let predicted = mainClock.value(at: now), abs(a - predicted) < 0.1 {
+                mainClock.anchor(predicted + (a - predicted) * 0.2, at: now)
+            } else {
+                mainClock.anchor(a, at: now)
+            }
         }
         if !mainClock.isAnchored, shared.withLock({ $0.videoEnded == Int.max }) {
             // Sound only: no picture will anchor the clock, so start it here.
@@ -36,6 +43,7 @@ extension Player {
                     if !mainClock.isAnchored { mainClock.anchor(f.pts, at: now) }
                     if mainPaused { mainClock.setPaused(true, at: now) }
                     mainLastEnd = f.pts + max(f.duration, 0)
+                    mainFirstShown = (f.pts, now)
                     return .show(f)
                 }
                 if options.untimed {
@@ -44,11 +52,19 @@ extension Player {
                     return .show(f)
                 }
                 if mainPaused { return .idle }
+                if awaitingSound(now: now) {
+                    // Hold the picture until the sound really starts, as ffplay and mpv do:
+                    // running ahead on the system clock and then jumping to the audio clock
+                    // would drop the frames in between.
+                    mainClock.anchor(mainFirstShown.pts, at: now)
+                    return .wait(0.01)
+                }
                 guard let clock = mainClock.value(at: now) else { return .idle }
                 let delay = f.pts - clock
                 if delay > 0.002 { return .wait(min(delay, 0.25)) }
                 _ = frames.tryPop()
-                if case .frame(let next)? = frames.peek(), next.serial == current, next.pts <= clock {
+                // Dropped only when the next frame is itself late, not merely due.
+                if case .frame(let next)? = frames.peek(), next.serial == current, next.pts < clock - 0.01 {
                     dropped.add(1, ordering: .relaxed)
                     continue
                 }
@@ -57,6 +73,16 @@ extension Player {
             }
         }
         return endDecision(current: current, now: now)
+    }
+
+    /// Sound is expected but the speaker has not started yet (bounded, so a sound server
+    /// that never starts cannot stall the picture).
+    private func awaitingSound(now: Double) -> Bool {
+        guard options.audio, info?.hasAudio == true, now - mainFirstShown.at < 1.0 else { return false }
+        let s = shared.withLock { $0 }
+        if s.audioFailed || s.audioEnded != -1 { return false }
+        guard let o = audio else { return true }
+        return o.position() == nil
     }
 
     private func endDecision(current: Int, now: Double) -> FrameDecision {

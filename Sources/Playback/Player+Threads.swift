@@ -166,11 +166,18 @@ extension Player {
                 }
             }
         }
+        var lowPowerApplied = false
         while let item = videoPackets.pop() {
             switch item {
             case .packet(let p, let s):
                 if s != serial.load(ordering: .relaxed) { continue }
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                let low = lowPower.load(ordering: .relaxed)
+                if low != lowPowerApplied {
+                    // A thumbnail does not show what the deblocking filter smooths.
+                    decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+                    lowPowerApplied = low
+                }
                 if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
                 if !drain(s) { return }
             case .end(let s):

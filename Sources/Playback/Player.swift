@@ -54,6 +54,8 @@ public final class Player: @unchecked Sendable {
     let dropped = Atomic<Int>(0)
     let decodeErrors = Atomic<Int>(0)
     let bufferedPermille = Atomic<Int>(0)
+    /// Decode more cheaply (no deblocking) while the picture is shown small.
+    let lowPower = Atomic<Bool>(false)
 
     let videoPackets = BoundedQueue<PacketItem>(capacity: 64)
     let audioPackets = BoundedQueue<PacketItem>(capacity: 256)
@@ -87,6 +89,8 @@ public final class Player: @unchecked Sendable {
     var mainClock = PlaybackClock()
     var mainShownSerial = -1
     var mainLastEnd: Double = 0
+    /// The first frame after opening or a seek: its pts and when it was shown.
+    var mainFirstShown: (pts: Double, at: Double) = (0, 0)
     var mainPaused: Bool
     var mainVolume: Double
     var mainMuted: Bool
@@ -169,6 +173,9 @@ public final class Player: @unchecked Sendable {
         demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
         wake()
     }
+
+    /// Asks the decoder to save work while the picture is small (the thumbnail), or not.
+    public func setLowPower(_ on: Bool) { lowPower.store(on, ordering: .relaxed) }
 
     public var volume: Double { mainVolume }
     public var isMuted: Bool { mainMuted }

@@ -161,6 +161,7 @@ extension Presenter {
 
     private func finishMinimizing(_ v: MediaView, minimized: Bool) {
         isMinimized = minimized
+        v.player?.setLowPower(minimized)
         overlayOpacity = minimized ? 0 : 1
         if !minimized { restorePresentedState() }
         surface.compact()

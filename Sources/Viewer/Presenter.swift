@@ -89,6 +89,7 @@ final class Presenter {
         awaitingFirstFrame = true
         v.playerOptions.targetSize = (window.width, window.height)
         v.prepare()
+        v.player?.setLowPower(isMinimized)
         if v.shouldAutoPlayAfterPresentation { v.play() }
         window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
         needsRedraw = true
