@@ -98,6 +98,8 @@ extension MediaView {
         case .ready(let info):
             if !announcedReady {
                 announcedReady = true
+                // The loading indicator gives way to whatever the media shows.
+                t.redraw = true
                 if info.width > 0 { notify { $0.mediaView(self, didSetImage: (info.width, info.height)) } }
                 let done = loadCompletion
                 loadCompletion = nil
