@@ -144,7 +144,6 @@ extension Player {
 
     /// Decodes video packets into frames for the main thread.
     func videoDecodeMain(_ decoder: Decoder, rotation: Int) {
-        var decoderSerial = -1
         var frame = Frame()
         func drain(_ s: Int) -> Bool {
             while true {
@@ -167,30 +166,17 @@ extension Player {
             }
         }
         var lowPowerApplied = false
-        while let item = videoPackets.pop() {
-            switch item {
-            case .packet(let p, let s):
-                if s != serial.load(ordering: .relaxed) { continue }
-                if s != decoderSerial { decoder.flush(); decoderSerial = s }
-                let low = lowPower.load(ordering: .relaxed)
-                if low != lowPowerApplied {
-                    // A thumbnail does not show what the deblocking filter smooths.
-                    decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
-                    lowPowerApplied = low
-                }
-                if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
-                if !drain(s) { return }
-            case .end(let s):
-                if s != serial.load(ordering: .relaxed) { continue }
-                if s != decoderSerial { decoder.flush(); decoderSerial = s }
-                _ = decoder.send(nil)
-                if !drain(s) { return }
-                decoder.flush()
-                decoderSerial = -1
-                frames.pushForced(.end(s))
-                wake()
+        feed(decoder, from: videoPackets, drain: drain, beforeSend: {
+            let low = lowPower.load(ordering: .relaxed)
+            if low != lowPowerApplied {
+                // A thumbnail does not show what the deblocking filter smooths.
+                decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+                lowPowerApplied = low
             }
-        }
+        }, atEnd: { s in
+            frames.pushForced(.end(s))
+            wake()
+        })
     }
 
     /// Decodes audio, resamples it and writes it to PulseAudio. Without a reachable
@@ -216,7 +202,6 @@ extension Player {
             }
         }
         let resampler = Resampler(outRate: rate, outChannels: channels)
-        var decoderSerial = -1
         let frame = Frame()
         var nextPTS = 0.0
         func drain(_ s: Int) -> Bool {
@@ -249,11 +234,26 @@ extension Player {
                 }
             }
         }
-        while let item = audioPackets.pop() {
+        feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
+            out?.drain()
+            shared.withLock { $0.audioEnded = s }
+            wake()
+        })
+    }
+
+    /// The loop both decode threads run: packets of the current seek generation go to the
+    /// decoder (flushed when the generation changes), `drain` takes what comes out, and the
+    /// end marker drains the decoder and calls `atEnd`. Returns when the queue is aborted
+    /// or `drain` says to stop.
+    private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
+                      beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
+        var decoderSerial = -1
+        while let item = queue.pop() {
             switch item {
             case .packet(let p, let s):
                 if s != serial.load(ordering: .relaxed) { continue }
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                beforeSend()
                 if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
                 if !drain(s) { return }
             case .end(let s):
@@ -261,11 +261,10 @@ extension Player {
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 _ = decoder.send(nil)
                 if !drain(s) { return }
+                // Flushed after draining, so the same decoder takes packets again (a loop).
                 decoder.flush()
                 decoderSerial = -1
-                out?.drain()
-                shared.withLock { $0.audioEnded = s }
-                wake()
+                atEnd(s)
             }
         }
     }

@@ -183,6 +183,13 @@ extension MediaView {
     func releasePlayer() {
         playNoticePending = false
         pendingFailure = nil
+        scaler = nil
+        thumbPlayer?.close()
+        previewPlayer?.close()
+        thumbPlayer = nil
+        previewPlayer = nil
+        thumbFrame = nil
+        previewFrame = nil
         player?.close()
         player = nil
         lastFrame = nil

@@ -66,6 +66,8 @@ extension MediaView {
             fillBars(buffer, around: r)
             let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
             let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
+            let scaler = self.scaler ?? Scaler()
+            self.scaler = scaler
             scaler.render(f, into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality, rotation: userRotation)
         } else if showsThumbnail, let img = thumbnailImage {

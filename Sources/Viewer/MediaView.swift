@@ -103,7 +103,9 @@ public final class MediaView {
     /// When the view was last put on screen (monotonic seconds).
     var firstShownAt: Double = 0
     var tempFiles: [String] = []
-    let scaler = Scaler()
+    /// Made on first draw and dropped with the player: a scaler owns swscale contexts and
+    /// their worker threads, which a dismissed view kept in the queue's history must not.
+    var scaler: Scaler?
     var wake: @Sendable () -> Void = {}
 
     public init() {}
@@ -137,6 +139,7 @@ public final class MediaView {
         kind = nil
         failure = nil
         pendingFailure = nil
+        scaler = nil
         announcedReady = false
         finishedAt = nil
         loops = 0

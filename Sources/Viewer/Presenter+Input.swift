@@ -120,7 +120,7 @@ extension Presenter {
             needsRedraw = true
             return
         }
-        if controlsVisible(now: now), v.title != nil || v.details != nil, y < v.topBuffer + 68 {
+        if controlsVisible(now: now), v.title != nil || v.details != nil, y >= v.topBuffer, y < v.topBuffer + 68 {
             if y < v.topBuffer + 40 { v.notify { $0.handleTitleSelection(in: v) } }
             else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
             return

@@ -114,47 +114,55 @@ final class Presenter {
     /// The main loop; returns when the user quits or (with autoExit) the queue is done.
     func run() {
         startTime = MonotonicClock.seconds()
-        while !quitRequested {
-            if SignalWatch.pending != nil { break }
-            for (w, e) in loop.pendingEvents() {
-                if let parent = window.parent, w == parent {
-                    // The host window changed size: an embedded view fills it.
-                    if case .configured(_, _, let pw, let ph) = e, window.isEmbedded {
-                        window.setGeometry(x: 0, y: 0, width: pw, height: ph)
-                        needsRedraw = true
-                    }
-                    continue
-                }
-                handle(e)
-            }
-            if quitRequested { break }
-            let now = MonotonicClock.seconds()
-            var deadline: Double? = nil
-            func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
-            if let p = prefetched, p !== queue.current { _ = p.tick(presented: false, now: now) }
-            if let v = queue.current {
-                let t = v.tick(presented: true, now: now)
-                if t.redraw {
-                    needsRedraw = true
-                    if v.lastFrame != nil && v.failure == nil { framesShown += 1 }
-                }
-                soonest(t.deadline)
-                // Sound without a picture: its first frame is the music indicator.
-                if awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
-                soonest(advanceIfDone(v, now: now))
-                soonest(overlayDeadline(v, now: now))
-                soonest(stepAnimation(now: now))
-                soonest(checkHold(now: now))
-            } else if queue.views.isEmpty {
-                // Everything was dismissed or played: nothing is left to show.
-                break
-            }
-            if needsRedraw { draw(now: now) }
-            if let limit = options.frameLimit, framesShown >= limit { break }
-            if queue.current == nil && queue.views.isEmpty { break }
+        while case .wait(let deadline) = turn() {
             loop.wait(timeout: deadline)
         }
         queue.current?.pause()
+    }
+
+    /// What one turn of the loop decided.
+    enum Turn { case wait(Double?), stop }
+
+    /// One turn: events, the views' players, drawing; then how long to sleep, or stop.
+    func turn() -> Turn {
+        if quitRequested || SignalWatch.pending != nil { return .stop }
+        for (w, e) in loop.pendingEvents() {
+            if let parent = window.parent, w == parent {
+                // The host window changed size: an embedded view fills it.
+                if case .configured(_, _, let pw, let ph) = e, window.isEmbedded {
+                    window.setGeometry(x: 0, y: 0, width: pw, height: ph)
+                    needsRedraw = true
+                }
+                continue
+            }
+            handle(e)
+        }
+        if quitRequested { return .stop }
+        let now = MonotonicClock.seconds()
+        var deadline: Double? = nil
+        func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
+        if let p = prefetched, p !== queue.current { _ = p.tick(presented: false, now: now) }
+        if let v = queue.current {
+            let t = v.tick(presented: true, now: now)
+            if t.redraw {
+                needsRedraw = true
+                if v.lastFrame != nil && v.failure == nil { framesShown += 1 }
+            }
+            soonest(t.deadline)
+            // Sound without a picture: its first frame is the music indicator.
+            if awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
+            soonest(advanceIfDone(v, now: now))
+            soonest(overlayDeadline(v, now: now))
+            soonest(stepAnimation(now: now))
+            soonest(checkHold(now: now))
+        } else if queue.views.isEmpty {
+            // Everything was dismissed or played: nothing is left to show.
+            return .stop
+        }
+        if needsRedraw { draw(now: now) }
+        if let limit = options.frameLimit, framesShown >= limit { return .stop }
+        if queue.current == nil && queue.views.isEmpty { return .stop }
+        return .wait(deadline)
     }
 
     /// Moves on when the current view is done and the queue advances by itself. Returns

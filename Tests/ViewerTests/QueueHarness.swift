@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Playback
 @testable import Windowing
 @testable import Viewer
@@ -19,19 +20,13 @@ struct QueueHarness {
         }
     }
 
-    /// Turns the loop until `done` holds or `seconds` pass.
+    /// Turns the real loop until `done` holds, the loop stops, or `seconds` pass.
     func pump(seconds: Double, until done: () -> Bool = { false }) {
         let end = Date().addingTimeInterval(seconds)
         guard let p = queue.presenterOrNil() else { return }
         while !done() && Date() < end {
-            for (_, e) in p.loop.pendingEvents() { p.handle(e) }
-            let now = MonotonicClock.seconds()
-            if let v = queue.current {
-                let t = v.tick(presented: true, now: now)
-                _ = p.checkHold(now: now)
-                if t.redraw || p.needsRedraw { p.draw(now: now) }
-            }
-            p.loop.wait(timeout: 0.01)
+            guard case .wait(let d) = p.turn() else { return }
+            p.loop.wait(timeout: min(d ?? 0.02, 0.02))
         }
     }
 
@@ -46,11 +41,25 @@ struct QueueHarness {
         }
     }
 
-    /// A press or release of the left button at the window's centre.
-    func button(press: Bool) {
+    /// A press or release of the left button, at the window's centre unless told.
+    func button(press: Bool, x: Int = 160, y: Int = 120) {
         guard let p = queue.presenterOrNil() else { return }
-        p.handle(.button(ButtonEvent(isPress: press, button: 1, x: 160, y: 120, rootX: 160, rootY: 120,
+        p.pointer = (x, y)
+        p.handle(.button(ButtonEvent(isPress: press, button: 1, x: x, y: y, rootX: x, rootY: y,
                                      modifiers: 0, time: UInt(MonotonicClock.nanos() / 1_000_000))))
+    }
+
+    /// A click (press and release without movement) at a point of the window.
+    func click(x: Int, y: Int) {
+        button(press: true, x: x, y: y)
+        button(press: false, x: x, y: y)
+        pump(seconds: 0.05)
+    }
+
+    /// The presented window's pixels, read back from the X server.
+    func grab() throws -> Image {
+        guard let p = queue.presenterOrNil() else { throw FixtureError("no window") }
+        return try ScreenProbe().grab(window: p.window.id, x: 0, y: 0, width: p.window.width, height: p.window.height)
     }
 }
 
