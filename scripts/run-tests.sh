@@ -21,8 +21,8 @@ status=${PIPESTATUS[0]}
 # Swift Testing and XCTest report differently; show both summaries.
 echo
 echo "==================== test summary ===================="
-grep -aE 'Test run with [0-9]+ tests?' "$log" | tail -n 3 || true
-grep -aE '^[[:space:]]*Executed [0-9]+ tests?' "$log" | tail -n 1 || true
+grep -aE 'Test run with [0-9]+ tests?' "$log" | tail -n 1 || true
+# All tests are Swift Testing ones; XCTest's own "Executed 0 tests" line says nothing.
 
 failed=$(grep -aE '✘ Test .* failed|Test Case .* failed' "$log" | grep -avE 'Test run with' |
     sed -E 's/^[[:space:]]+//' | sort -u || true)
@@ -45,4 +45,10 @@ if [ "$status" = 0 ] && [ "${ran:-0}" = 0 ]; then
 fi
 echo "full log: $log"
 if [ "$status" = 0 ]; then echo "RESULT: PASS"; else echo "RESULT: FAIL (status $status)"; fi
+# The plain closing line any reader understands: tests run, and how many failed.
+total=$(grep -aoE 'Test run with [0-9]+ tests?' "$log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+nfailed=$(grep -aE '✘ Test .* failed after' "$log" | sed -E 's/^[[:space:]]+//' | sort -u | wc -l)
+# A crash or time-out fails the run even when no test said so.
+if [ "$status" != 0 ] && [ "$nfailed" = 0 ]; then nfailed=1; fi
+echo "$((${total:-0} - nfailed)) passed, $nfailed failed"
 exit "$status"

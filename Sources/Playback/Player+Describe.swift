@@ -26,6 +26,12 @@ extension Player {
             let par = st.pointee.codecpar!
             let w = Int(par.pointee.width), h = Int(par.pointee.height)
             if w <= 0 || h <= 0 {
+                // FFmpeg before 7.1 parses animated WebP but cannot decode it: say so, rather
+                // than blame the file.
+                if par.pointee.codec_id == AV_CODEC_ID_WEBP {
+                    throw AVError(message: "\(Demuxer.displayName(url)): animated WebP cannot be decoded by this FFmpeg "
+                                  + "(\(String(cString: av_version_info())))")
+                }
                 throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged, or too large to decode)")
             }
             if w * h > options.source.maxPixels {

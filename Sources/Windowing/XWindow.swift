@@ -187,7 +187,7 @@ public final class XWindow {
         hints.flags = 2 // MWM_HINTS_DECORATIONS
         hints.decorations = on ? 1 : 0
         let atom = display.atom("_MOTIF_WM_HINTS")
-        withUnsafeBytes(of: &hints) { raw in
+        _ = withUnsafeBytes(of: &hints) { raw in
             XChangeProperty(display.raw, id, atom, atom, 32, PropModeReplace,
                             raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 5)
         }

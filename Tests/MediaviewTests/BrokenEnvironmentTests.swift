@@ -13,7 +13,7 @@ struct BrokenEnvironmentTests {
         let (x, display) = try PrivateServers.xvfb()
         defer { PrivateServers.stop(x) }
         let err = Fixtures.directory + "/xdies-\(getpid()).txt"
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let p = try Run.start(Run.mediaview, ["--no-audio", try clip()],
                               environment: Run.environment(["DISPLAY": display]),
                               stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: err)))
@@ -35,7 +35,7 @@ struct BrokenEnvironmentTests {
         defer { PrivateServers.stop(pa) }
         let err = Fixtures.directory + "/padies-\(getpid()).txt"
         let events = Fixtures.directory + "/padies-\(getpid()).jsonl"
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let p = try Run.start(Run.mediaview, ["--windowed", "--autoexit", "--events", events, try clip()],
                               environment: Run.environment(["PULSE_SERVER": server]),
                               stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: err)))

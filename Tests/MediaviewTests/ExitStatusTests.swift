@@ -30,7 +30,7 @@ extension MediaviewProgram {
         @Test func emptyFileSaysEmpty() throws {
             let dir = try Scratch.directory("empty")
             let path = dir + "/nothing.mp4"
-            FileManager.default.createFile(atPath: path, contents: Data())
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
             let line = try failingItem(path)
             #expect(line.contains("nothing.mp4"))
             #expect(line.contains("empty"))

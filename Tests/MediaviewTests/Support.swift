@@ -23,8 +23,8 @@ final class Launched {
         let dir = try Scratch.directory("launch")
         outPath = dir + "/stdout"
         errPath = dir + "/stderr"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process = try Run.start(Run.mediaview, args, environment: Run.environment(environment),
                                 stdout: FileHandle(forWritingAtPath: outPath),
                                 stderr: FileHandle(forWritingAtPath: errPath))

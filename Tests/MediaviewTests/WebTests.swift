@@ -150,7 +150,7 @@ extension MediaviewProgram {
         @Test func brokenCacheDirectoryWarnsOnceAndPlays() throws {
             let dir = try Scratch.directory("brokencache")
             let notADir = dir + "/file"
-            FileManager.default.createFile(atPath: notADir, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: notADir, contents: Data("x".utf8))
             let h = try http
             let r = try mediaview(Self.quick + ["--cache-dir", notADir, h + "/01-still.jpg", h + "/redirect/1/01-still.jpg"])
             #expect(r.status == 0)

@@ -53,7 +53,7 @@ import TestSupport
     func brokenDirectory() throws {
         let dir = try Self.scratch("broken")
         // A regular file where the cache directory should be.
-        FileManager.default.createFile(atPath: dir + "/mediaview", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/mediaview", contents: Data("x".utf8))
         #expect(throws: AVError.self) { try MediaCache(root: dir + "/mediaview") }
         do { _ = try MediaCache(root: dir + "/mediaview") } catch {
             #expect(!error.message.contains("\n") && error.message.contains("mediaview"))

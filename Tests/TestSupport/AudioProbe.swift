@@ -6,7 +6,7 @@ public enum AudioProbe {
     public static func startRecording(rate: Int = 48000) throws -> (Process, String) {
         let monitor = try TestEnvironment.monitor
         let path = Fixtures.directory + "/rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).raw"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let p = try Run.start("parec", ["-d", monitor, "--raw", "--format=s16le", "--rate=\(rate)", "--channels=1",
                                         "--latency-msec=20"], stdout: handle)

@@ -87,7 +87,7 @@ struct CacheManagerTests {
         let cache = try #require(m.diskCache)
         let t = try #require(FileManager.default.createFile(atPath: cache.root + "/video/x.mp4", contents: Data(count: 10)) ? 1 : nil)
         _ = t
-        FileManager.default.createFile(atPath: cache.root + "/audio/y.wav", contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: cache.root + "/audio/y.wav", contents: Data(count: 10))
         m.clear(directory: .video)
         #expect(!FileManager.default.fileExists(atPath: cache.root + "/video/x.mp4"))
         #expect(FileManager.default.fileExists(atPath: cache.root + "/audio/y.wav"))
