@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "mediaview", targets: ["mediaview"]),
     ],
     targets: [
-        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext"),
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
                        pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse"),

@@ -23,10 +23,12 @@ extension Presenter {
     }
 
     /// The layout for the current view and screen.
+    /// The layout for the current view on the monitor that holds the window's centre.
     func layout(for v: MediaView) -> ThumbnailLayout {
-        let s = display.screenSize
-        return ThumbnailLayout(screenWidth: s.width, screenHeight: s.height, widthRatio: v.minimizedWidthRatio,
-                               aspectRatio: v.minimizedAspectRatio, bottomBuffer: v.bottomBuffer)
+        let m = display.monitor(containingX: window.x + window.width / 2, y: window.y + window.height / 2)
+        return ThumbnailLayout(screenWidth: m.width, screenHeight: m.height, widthRatio: v.minimizedWidthRatio,
+                               aspectRatio: v.minimizedAspectRatio, bottomBuffer: v.bottomBuffer,
+                               originX: m.x, originY: m.y)
     }
 
     var windowFrame: Rect { Rect(x: window.x, y: window.y, width: window.width, height: window.height) }
@@ -126,7 +128,7 @@ extension Presenter {
             let away = l.dismissesThumbnail(dragDX: dx)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
             let m = l.minimizedFrame
-            let target = away ? Rect(x: l.screenWidth, y: m.y, width: m.width, height: m.height) : m
+            let target = away ? Rect(x: l.originX + l.screenWidth, y: m.y, width: m.width, height: m.height) : m
             animate(to: target, now: now, fadeTo: away ? 0 : 1) { [self] in
                 finishDismissing(v, dismissed: away)
             }
@@ -134,7 +136,7 @@ extension Presenter {
             let away = l.dismissesDown(dragDY: dy, velocity: downwardVelocity())
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
             let s = dragStart ?? presentedFrame
-            let target = away ? Rect(x: s.x, y: l.screenHeight, width: s.width, height: s.height) : s
+            let target = away ? Rect(x: s.x, y: l.originY + l.screenHeight, width: s.width, height: s.height) : s
             animate(to: target, now: now, fadeTo: away ? 0 : 1) { [self] in
                 finishDismissing(v, dismissed: away)
             }

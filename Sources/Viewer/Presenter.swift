@@ -69,7 +69,10 @@ final class Presenter {
         } else if options.windowed {
             window = try XWindow(display: display, x: gx, y: gy, width: gw, height: gh)
         } else {
-            window = try XWindow(display: display, x: 0, y: 0, width: screen.width, height: screen.height)
+            // Fullscreen on the monitor the user is looking at: the one with the pointer.
+            let pointer = display.pointerPosition
+            let m = display.monitor(containingX: pointer.x, y: pointer.y)
+            window = try XWindow(display: display, x: m.x, y: m.y, width: m.width, height: m.height)
             window.setFullscreen(true)
         }
         surface = Surface(window: window)

@@ -6,6 +6,9 @@ public struct ThumbnailLayout: Sendable, Equatable {
     /// The monitor's size (W and H).
     public var screenWidth: Int
     public var screenHeight: Int
+    /// Where the monitor starts on the X screen (monitors side by side share one screen).
+    public var originX: Int
+    public var originY: Int
     /// Thumbnail width over W; clamped to [0.1, (W - 24) / W].
     public var widthRatio: Double
     /// Thumbnail height over its width; clamped to [9/16, 16/9].
@@ -15,7 +18,10 @@ public struct ThumbnailLayout: Sendable, Equatable {
     /// Gap to the right and bottom edges.
     public static let margin = 12
 
-    public init(screenWidth: Int, screenHeight: Int, widthRatio: Double, aspectRatio: Double, bottomBuffer: Int) {
+    public init(screenWidth: Int, screenHeight: Int, widthRatio: Double, aspectRatio: Double, bottomBuffer: Int,
+                originX: Int = 0, originY: Int = 0) {
+        self.originX = originX
+        self.originY = originY
         self.screenWidth = max(1, screenWidth)
         self.screenHeight = max(1, screenHeight)
         let maxRatio = max(0.1, Double(self.screenWidth - 2 * ThumbnailLayout.margin) / Double(self.screenWidth))
@@ -34,12 +40,12 @@ public struct ThumbnailLayout: Sendable, Equatable {
     /// `margin + bottomBuffer` from the bottom.
     public var minimizedFrame: Rect {
         let s = minimizedSize
-        return Rect(x: screenWidth - ThumbnailLayout.margin - s.width,
-                    y: screenHeight - ThumbnailLayout.margin - bottomBuffer - s.height,
+        return Rect(x: originX + screenWidth - ThumbnailLayout.margin - s.width,
+                    y: originY + screenHeight - ThumbnailLayout.margin - bottomBuffer - s.height,
                     width: s.width, height: s.height)
     }
 
-    public var fullscreenFrame: Rect { Rect(x: 0, y: 0, width: screenWidth, height: screenHeight) }
+    public var fullscreenFrame: Rect { Rect(x: originX, y: originY, width: screenWidth, height: screenHeight) }
 
     /// How far down the drag must go for progress 1: from the presented frame's top to the
     /// thumbnail's.

@@ -61,6 +61,35 @@ public final class XDisplay {
 
     private var changedScreenSize: (width: Int, height: Int)?
 
+    /// Where the pointer is, in root coordinates.
+    public var pointerPosition: (x: Int, y: Int) {
+        var r: UInt = 0, c: UInt = 0
+        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(raw, root, &r, &c, &rx, &ry, &wx, &wy, &mask)
+        return (Int(rx), Int(ry))
+    }
+
+    /// The monitor that holds the point (x, y): RandR 1.5's monitors where the server has
+    /// them (each output, or what `xrandr --setmonitor` defined), else the whole screen.
+    public func monitor(containingX x: Int, y: Int) -> Rect {
+        let screen = Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height)
+        var count: Int32 = 0
+        guard let list = XRRGetMonitors(raw, root, 1, &count) else { return screen }
+        defer { XRRFreeMonitors(list) }
+        var best: Rect?
+        for i in 0..<Int(count) {
+            let m = list[i]
+            let r = Rect(x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height))
+            // A monitor reaching past the screen's latest size is stale (the screen was
+            // turned or resized and RandR's list lags behind): the screen decides.
+            guard r.maxX <= screen.maxX, r.maxY <= screen.maxY else { continue }
+            if r.contains(x: x, y: y) { return r }
+            if best == nil { best = r }
+        }
+        return best ?? screen
+    }
+
     /// Records a new root window size from its ConfigureNotify.
     func noteScreenSize(width: Int, height: Int) {
         changedScreenSize = (max(1, width), max(1, height))

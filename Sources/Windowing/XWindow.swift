@@ -119,12 +119,13 @@ public final class XWindow {
                                 on ? 1 : 0)
             }
             if on {
-                let s = display.screenSize
-                noteConfigured(x: 0, y: 0, width: s.width, height: s.height)
+                let m = monitor
+                noteConfigured(x: m.x, y: m.y, width: m.width, height: m.height)
             }
         } else if on {
-            let s = display.screenSize
-            setGeometry(x: 0, y: 0, width: s.width, height: s.height)
+            // No window manager: cover the monitor the window is on ourselves.
+            let m = monitor
+            setGeometry(x: m.x, y: m.y, width: m.width, height: m.height)
         }
         if !on, let r = restore { setGeometry(x: r.x, y: r.y, width: r.width, height: r.height) }
     }
@@ -157,6 +158,9 @@ public final class XWindow {
         let size = display.windowSize(parent) ?? (width, height)
         setGeometry(x: 0, y: 0, width: size.width, height: size.height)
     }
+
+    /// The monitor that holds the window's centre.
+    public var monitor: Rect { display.monitor(containingX: x + width / 2, y: y + height / 2) }
 
     /// The window's rectangle in root coordinates.
     public var rootFrame: Rect {

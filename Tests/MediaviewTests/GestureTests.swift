@@ -174,6 +174,38 @@ struct GestureTests {
         #expect(try state().contains("_NET_WM_STATE_FULLSCREEN"))
     }
 
+    @Test("Two monitors side by side: fullscreen and the thumbnail use the monitor that holds the window")
+    func twoMonitors() throws {
+        for (name, geometry) in [("mvleft", "640/169x720/191+0+0"), ("mvright", "640/169x720/191+640+0")] {
+            _ = try Run.process("xrandr", ["--setmonitor", name, geometry, "none"], timeout: 10)
+        }
+        defer {
+            for name in ["mvleft", "mvright"] { _ = try? Run.process("xrandr", ["--delmonitor", name], timeout: 10) }
+        }
+        try xdo(["mousemove", "900", "300"])
+        let probe = try ScreenProbe()
+        let p = try Run.start(Run.mediaview, ["--no-audio", try video()], environment: Run.environment())
+        defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+        var window: UInt?
+        let end = Date().addingTimeInterval(10)
+        while window == nil && Date() < end {
+            usleep(50_000)
+            window = probe.windows(className: "mediaview").first
+        }
+        let w = try #require(window)
+        usleep(300_000)
+        let full = try #require(probe.geometry(of: w))
+        #expect(full.x == 640 && full.y == 0 && full.width == 640 && full.height == 720, "the right monitor: \(full)")
+        try xdo(["mousemove", "960", "360", "mousedown", "1"])
+        for y in stride(from: 400, through: 700, by: 50) { try xdo(["mousemove", "960", "\(y)"]); usleep(30_000) }
+        try xdo(["mouseup", "1"])
+        usleep(600_000)
+        let thumb = try #require(probe.geometry(of: w))
+        let tw = Int((640.0 / 3).rounded()), th = Int((Double(tw) * 9 / 16).rounded())
+        #expect(thumb.width == tw && thumb.height == th, "a third of the monitor's width: \(thumb)")
+        #expect(thumb.x == 1280 - 12 - tw && thumb.y == 720 - 12 - th, "its bottom-right corner: \(thumb)")
+    }
+
     @Test("The screen turns to portrait: the view relayouts, will/did rotate fire; keys rotate the media")
     func rotation() throws {
         let s = try start(["--no-audio"], files: [try video()])
