@@ -44,12 +44,14 @@ extension Player {
                     if mainPaused { mainClock.setPaused(true, at: now) }
                     mainLastEnd = f.pts + max(f.duration, 0)
                     mainFirstShown = (f.pts, now)
-                    return .show(f)
+                    mainLastShowAt = now
+                return .show(f)
                 }
                 if options.untimed {
                     _ = frames.tryPop()
                     mainLastEnd = f.pts + max(f.duration, 0)
-                    return .show(f)
+                    mainLastShowAt = now
+                return .show(f)
                 }
                 if mainPaused { return .idle }
                 if awaitingSound(now: now) {
@@ -69,6 +71,7 @@ extension Player {
                     continue
                 }
                 mainLastEnd = f.pts + max(f.duration, 0)
+                mainLastShowAt = now
                 return .show(f)
             }
         }

@@ -89,6 +89,8 @@ public final class Player: @unchecked Sendable {
     var mainClock = PlaybackClock()
     var mainShownSerial = -1
     var mainLastEnd: Double = 0
+    /// When the last frame was handed out, for telling a starved picture (slow download).
+    var mainLastShowAt: Double = 0
     /// The first frame after opening or a seek: its pts and when it was shown.
     var mainFirstShown: (pts: Double, at: Double) = (0, 0)
     var mainPaused: Bool
@@ -172,6 +174,16 @@ public final class Player: @unchecked Sendable {
         mainLastEnd = 0
         demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
         wake()
+    }
+
+    /// Playing, but the next picture is late and none is queued: the source cannot keep up
+    /// (a slow or stalled download). The viewer shows its buffering spinner then.
+    public var isStarving: Bool {
+        guard !mainPaused, let info, info.kind == .video, mainShownSerial == serial.load(ordering: .relaxed),
+              frames.count == 0 else { return false }
+        let ended = shared.withLock { $0.videoEnded }
+        guard ended != mainShownSerial, ended != Int.max else { return false }
+        return MonotonicClock.seconds() - mainLastShowAt > 0.5
     }
 
     /// Asks the decoder to save work while the picture is small (the thumbnail), or not.

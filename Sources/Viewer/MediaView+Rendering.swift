@@ -112,6 +112,10 @@ extension MediaView {
             return
         }
         guard let info = p.info else { return }
+        if p.isStarving {
+            // Buffering: the download is behind the picture.
+            Indicators.drawSpinner(on: canvas, in: center, phase: state.now.truncatingRemainder(dividingBy: 1))
+        }
         if info.kind == .audio && lastFrame == nil && !showsThumbnail {
             if let img = customMusicButton {
                 Indicators.drawCustomIndicator(img, on: canvas, in: center)

@@ -193,7 +193,11 @@ final class Presenter {
 
     /// Overlays that animate (spinner) or hide after a while need another look.
     private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
-        if let p = v.player, case .opening = p.phase { needsRedraw = true; return 1.0 / 30 }
+        if let p = v.player, p.isStarving || p.phase == .opening {
+            // The loading and buffering indicators turn.
+            needsRedraw = true
+            return 1.0 / 30
+        }
         if controlsUntil > now { return controlsUntil - now + 0.01 }
         if controlsUntil != 0 { controlsUntil = 0; needsRedraw = true }
         if v.isPlayable && v.lastFrame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
