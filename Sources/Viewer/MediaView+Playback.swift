@@ -184,12 +184,7 @@ extension MediaView {
         playNoticePending = false
         pendingFailure = nil
         scaler = nil
-        thumbPlayer?.close()
-        previewPlayer?.close()
-        thumbPlayer = nil
-        previewPlayer = nil
-        thumbFrame = nil
-        previewFrame = nil
+        closeSmallPlayers()
         player?.close()
         player = nil
         lastFrame = nil

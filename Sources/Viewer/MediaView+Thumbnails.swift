@@ -66,16 +66,21 @@ extension MediaView {
     // MARK: Players for the small pictures.
 
     func resetThumbnails() {
+        closeSmallPlayers()
+        thumbnailImage = nil
+        previewGIFURL = nil
+        isPreviewing = false
+        hasStartedPlaying = false
+    }
+
+    /// Stops the thumbnail's and the preview's players; they open again when next needed.
+    func closeSmallPlayers() {
         thumbPlayer?.close()
         previewPlayer?.close()
         thumbPlayer = nil
         previewPlayer = nil
         thumbFrame = nil
         previewFrame = nil
-        thumbnailImage = nil
-        previewGIFURL = nil
-        isPreviewing = false
-        hasStartedPlaying = false
     }
 
     /// Opens the thumbnail's and the preview's players, paused.
