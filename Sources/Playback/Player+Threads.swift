@@ -7,6 +7,15 @@ extension Player {
     /// Opens the source, describes it, starts the decode threads, then reads packets until
     /// closed, honouring seeks and idling at the end of the file.
     func demuxMain() {
+        do {
+            if let anim = try WebPAnimation.openIfAnimated(url, maxPixels: options.source.maxPixels) {
+                animationMain(anim)
+                return
+            }
+        } catch {
+            fail(error)
+            return
+        }
         let d: Demuxer
         do {
             d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt)
@@ -119,6 +128,40 @@ extension Player {
                 endStreams(current)
                 atEnd = true
             }
+        }
+    }
+
+    /// Plays an animated WebP through libwebp: frames go to the same queue a video
+    /// decoder fills; a seek (the viewer's loop) starts it over.
+    private func animationMain(_ anim: WebPAnimation) {
+        let info = MediaInfo(kind: .animated, duration: nil, width: anim.width, height: anim.height, hasAudio: false,
+                             hasCoverArt: false, formatName: "webp", videoCodec: "webp (libwebp)", audioCodec: nil,
+                             title: nil, artist: nil, rotation: 0)
+        shared.withLock {
+            $0.phase = .ready(info)
+            $0.audioEnded = Int.max
+        }
+        bufferedPermille.store(1000, ordering: .relaxed)
+        wake()
+        var current = serial.load(ordering: .relaxed)
+        while !aborted.load(ordering: .relaxed) {
+            if shared.withLock({ s -> Bool in defer { s.pendingSeek = nil }; return s.pendingSeek != nil }) {
+                anim.rewind()
+                current = serial.load(ordering: .relaxed)
+            }
+            if let f = anim.next() {
+                let vf = VideoFrame(frame: f.frame, pts: f.pts, duration: f.duration, serial: current, rotation: 0)
+                if !frames.push(.frame(vf)) { return }
+                wake()
+                continue
+            }
+            frames.pushForced(.end(current))
+            wake()
+            demuxIdle.lock()
+            while shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
+                _ = demuxIdle.wait(until: Date(timeIntervalSinceNow: 0.5))
+            }
+            demuxIdle.unlock()
         }
     }
 

@@ -41,12 +41,27 @@ struct OddMediaTests {
         #expect(!events.contains("failed"), "\(name): \(r.stderr)")
     }
 
-    @Test("Animated WebP, which Debian 12's FFmpeg 5.1 cannot decode, fails in one line that says so")
+    @Test("Animated WebP (decoded with libwebp, which FFmpeg 5.1 cannot) animates with its delays")
     func animatedWebP() throws {
-        let path = try Fixtures.make("odd-anim.webp", ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=10:d=1",
-                                                       "-c:v", "libwebp_anim", "-loop", "0"])
-        let (r, events) = try play(path)
-        #expect(r.status == 1 && events.contains("failed"))
-        #expect(r.stderr.contains("animated WebP") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        // Red then blue, 200 ms each.
+        let path = try Fixtures.make("odd-anim-rb.webp", ["-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2",
+                                                          "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2",
+                                                          "-filter_complex", "[0:v][1:v]concat=n=2:v=1",
+                                                          "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
+        let (r, events) = try play(path, extra: ["--image-duration", "1"])
+        #expect(r.status == 0 && events.contains("loaded") && !events.contains("failed"), "\(r.stderr)")
+        #expect(r.stdout.contains("\"kind\":\"animated\""), "\(r.stdout)")
+        let p = try Run.start(Run.mediaview, ["--windowed", "--geometry", "320x240+0+0", path], environment: Run.environment())
+        defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+        let probe = try ScreenProbe()
+        var seen: Set<String> = []
+        let end = Date().addingTimeInterval(4)
+        while seen.count < 2 && Date() < end {
+            usleep(40_000)
+            let img = probe.grab(x: 0, y: 0, width: 320, height: 240)
+            if img.matches(160, 120, 0xFF0000) { seen.insert("red") }
+            if img.matches(160, 120, 0x0000FF) { seen.insert("blue") }
+        }
+        #expect(seen == ["red", "blue"], "both frames showed: \(seen)")
     }
 }

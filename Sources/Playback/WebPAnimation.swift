@@ -1,0 +1,101 @@
+import CFFmpeg
+import CWebP
+import Foundation
+
+/// Decodes an animated WebP with libwebp's animation decoder, one full canvas per frame.
+///
+/// FFmpeg 5.1 cannot decode animated WebP; this gives the player the same kind of frames
+/// (RGBA AVFrames with timestamps) so everything after the decoder stays the same.
+final class WebPAnimation {
+    private let data: UnsafeMutableRawPointer
+    private let size: Int
+    private let decoder: OpaquePointer
+    let width: Int
+    let height: Int
+    let frameCount: Int
+    /// Milliseconds at which the last frame handed out ends (libwebp's timeline).
+    private var lastTimestamp: Int32 = 0
+    /// Seconds at which the next frame starts on our timeline, after the delay clamp.
+    private var clock: Double = 0
+
+    /// Opens `path` if it is an animated WebP (several frames); nil for anything else, so
+    /// the caller goes on with FFmpeg.
+    static func openIfAnimated(_ url: String, maxPixels: Int) throws(AVError) -> WebPAnimation? {
+        guard url.hasPrefix("file:") else { return nil }
+        let path = String(url.dropFirst(5))
+        guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? fh.close() }
+        // RIFF....WEBPVP8X with the animation flag (bit 1 of the first flags byte).
+        guard let head = try? fh.read(upToCount: 21), head.count == 21,
+              head.starts(with: Array("RIFF".utf8)), head[8..<16].elementsEqual(Array("WEBPVP8X".utf8)),
+              head[20] & 0x02 != 0 else { return nil }
+        guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+        return try WebPAnimation(bytes: all, name: Demuxer.displayName(path), maxPixels: maxPixels)
+    }
+
+    private init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
+        size = bytes.count
+        data = UnsafeMutableRawPointer.allocate(byteCount: max(1, size), alignment: 16)
+        bytes.copyBytes(to: data.assumingMemoryBound(to: UInt8.self), count: size)
+        var options = WebPAnimDecoderOptions()
+        _ = WebPAnimDecoderOptionsInit(&options)
+        options.color_mode = MODE_RGBA
+        options.use_threads = 1
+        var webp = WebPData(bytes: data.assumingMemoryBound(to: UInt8.self), size: size)
+        guard let d = WebPAnimDecoderNew(&webp, &options) else {
+            data.deallocate()
+            throw AVError(message: "\(name): not a valid animated WebP")
+        }
+        var info = WebPAnimInfo()
+        _ = WebPAnimDecoderGetInfo(d, &info)
+        if Int(info.canvas_width) * Int(info.canvas_height) > maxPixels {
+            WebPAnimDecoderDelete(d)
+            data.deallocate()
+            throw AVError(message: "\(name): picture is \(info.canvas_width)x\(info.canvas_height), over the limit of "
+                          + "\(maxPixels) pixels (raise it with --max-pixels)")
+        }
+        decoder = d
+        width = Int(info.canvas_width)
+        height = Int(info.canvas_height)
+        frameCount = Int(info.frame_count)
+    }
+
+    deinit {
+        WebPAnimDecoderDelete(decoder)
+        data.deallocate()
+    }
+
+    /// The next frame as an RGBA AVFrame with its start time and duration in seconds, or
+    /// nil at the end.
+    func next() -> (frame: Frame, pts: Double, duration: Double)? {
+        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var end: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &pixels, &end) != 0, let pixels else { return nil }
+        let start = lastTimestamp
+        lastTimestamp = end
+        let frame = Frame()
+        let f = frame.raw
+        f.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        guard av_frame_get_buffer(f, 0) >= 0, let dst = f.pointee.data.0 else { return nil }
+        let stride = Int(f.pointee.linesize.0)
+        for y in 0..<height {
+            (dst + y * stride).update(from: pixels + y * width * 4, count: width * 4)
+        }
+        // Browsers' rule for tiny delays, as for GIFs.
+        var duration = Double(end - start) / 1000
+        if duration <= 0.01 { duration = 0.1 }
+        let pts = clock
+        clock += duration
+        return (frame, pts, duration)
+    }
+
+    /// Back to the first frame (a loop).
+    func rewind() {
+        WebPAnimDecoderReset(decoder)
+        lastTimestamp = 0
+        clock = 0
+    }
+}
