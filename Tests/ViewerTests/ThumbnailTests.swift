@@ -23,6 +23,29 @@ struct ThumbnailTests {
         #expect(near(h.centreColour(v), 0x008000), "the video (green) once it plays")
     }
 
+    @Test("Thumbnail and preview GIF can come from the web")
+    func webThumbnailAndPreview() throws {
+        let root = try TestEnvironment.httpRoot
+        for (name, path) in [("thumb-yellow.png", try Fixtures.solidImage("yellow", width: 160, height: 120)),
+                             ("preview-red.gif", try Fixtures.gif(colors: ["red", "red"], delayCentiseconds: 10))] {
+            _ = try? FileManager.default.removeItem(atPath: root + "/" + name)
+            try FileManager.default.copyItem(atPath: path, toPath: root + "/" + name)
+        }
+        let web = try TestEnvironment.http
+        let h = QueueHarness()
+        let v = MediaView()
+        v.shouldAutoPlayAfterPresentation = false
+        v.setVideo(url: try Fixtures.solidVideo("green", width: 160, height: 120, seconds: 2),
+                   thumbnailUrl: web + "/thumb-yellow.png", previewGIFUrl: web + "/preview-red.gif")
+        h.queue.queue(mediaView: v)
+        h.pump(seconds: 8) { v.thumbFrame != nil && v.info != nil }
+        #expect(near(h.centreColour(v), 0xFFFF00), "the web thumbnail (yellow) shows")
+        h.button(press: true)
+        h.pump(seconds: 3) { v.isPreviewing && v.previewFrame != nil }
+        #expect(near(h.centreColour(v), 0xFF0000), "the web preview GIF (red) shows while held")
+        h.button(press: false)
+    }
+
     @Test("Audio shows its thumbnail (an image in memory) instead of the music indicator")
     func audioThumbnail() throws {
         let h = QueueHarness()
