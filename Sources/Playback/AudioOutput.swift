@@ -196,14 +196,6 @@ public final class AudioOutput: @unchecked Sendable {
         return negative != 0 ? end + latency : end - latency
     }
 
-    /// Whether the stream is still alive (the server may have gone away).
-    public var isAlive: Bool {
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard let s = stream else { return false }
-        return cpa_stream_is_good(pa_stream_get_state(s)) != 0 && cpa_context_is_good(pa_context_get_state(context)) != 0
-    }
-
     /// Drops everything buffered (a seek) and accepts only writes of `serial` from now on.
     public func flush(serial: Int) {
         pa_threaded_mainloop_lock(mainloop)

@@ -60,12 +60,6 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         return items.count > head ? items[head]! : nil
     }
 
-    /// The element after the oldest, left in place (to decide whether a frame is late).
-    func peekSecond() -> Element? {
-        cond.lock(); defer { cond.unlock() }
-        return items.count > head + 1 ? items[head + 1]! : nil
-    }
-
     var count: Int {
         cond.lock(); defer { cond.unlock() }
         return items.count - head

@@ -214,9 +214,10 @@ final class Presenter {
         needsRedraw = false
         guard let buf = surface.begin() else { return }
         if let v = queue.current {
-            let state = MediaView.RenderState(now: now, showControls: controlsVisible(now: now) && !isMinimized,
-                                              overlayOpacity: overlayOpacity, trackHover: trackHit(v)?.hover ?? false,
-                                              pointerX: pointer.x)
+            let controls = controlsVisible(now: now) && !isMinimized
+            // The track's layout costs text measuring: only worked out when it shows.
+            let state = MediaView.RenderState(now: now, showControls: controls, overlayOpacity: overlayOpacity,
+                                              trackHover: controls && trackHit(v)?.hover == true, pointerX: pointer.x)
             v.render(into: buf, state: state)
             if contentOpacity < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.

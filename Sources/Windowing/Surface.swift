@@ -58,10 +58,6 @@ public final class Surface {
         if window.width * window.height * 4 < b.width * b.height { buffers.removeAll() }
     }
 
-    /// Whether the buffer `begin()` returns is fresh (just allocated), so everything in it
-    /// must be drawn, borders included.
-    public private(set) var generation = 0
-
     /// Sends the buffer from the last `begin()` to the window and flips.
     public func present() {
         guard !buffers.isEmpty else { return }
@@ -85,6 +81,5 @@ public final class Surface {
         }
         usesShm = buffers.first?.usesShm ?? false
         current = 0
-        generation += 1
     }
 }
