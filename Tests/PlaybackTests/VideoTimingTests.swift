@@ -5,18 +5,24 @@ import TestSupport
 
 /// Video frames come on their timestamps against the clock, or as fast as they decode.
 @Suite(.serialized) struct VideoTimingTests {
-    @Test("A 2 s 25 fps video shows ~50 frames over ~2 s of real time, in order")
-    func realTime() throws {
+    /// Plays a 2 s, 25 fps red clip to its end; returns the run and the seconds it took.
+    func playTwoSeconds(_ configure: (inout PlayerOptions) -> Void = { _ in }) throws
+        -> (run: (frames: [ShownFrame], finished: Bool), took: Double, player: Player) {
         let path = try Fixtures.solidVideo("red", width: 160, height: 120, seconds: 2, fps: 25)
-        let d = PlayerDriver(path)
-        defer { d.player.close() }
+        let d = PlayerDriver(path, configure: configure)
         _ = try d.ready()
         let start = MonotonicClock.seconds()
         let run = d.play(limit: 6)
-        let took = MonotonicClock.seconds() - start
+        return ((run.frames, run.finished), MonotonicClock.seconds() - start, d.player)
+    }
+
+    @Test("A 2 s 25 fps video shows ~50 frames over ~2 s of real time, in order")
+    func realTime() throws {
+        let (run, took, player) = try playTwoSeconds()
+        defer { player.close() }
         #expect(run.finished)
         #expect(run.frames.count >= 48 && run.frames.count <= 50, "\(run.frames.count) frames shown")
-        #expect(d.player.droppedFrames <= 2, "\(d.player.droppedFrames) dropped")
+        #expect(player.droppedFrames <= 2, "\(player.droppedFrames) dropped")
         let pts = run.frames.map(\.pts)
         #expect(zip(pts, pts.dropFirst()).allSatisfy { $0 < $1 }, "pts not increasing")
         guard let first = run.frames.first, let last = run.frames.last else { return }
@@ -34,17 +40,12 @@ import TestSupport
 
     @Test("Untimed mode shows every frame much faster than real time")
     func untimed() throws {
-        let path = try Fixtures.solidVideo("red", width: 160, height: 120, seconds: 2, fps: 25)
-        let d = PlayerDriver(path) { $0.untimed = true }
-        defer { d.player.close() }
-        _ = try d.ready()
-        let start = MonotonicClock.seconds()
-        let run = d.play(limit: 6)
-        let took = MonotonicClock.seconds() - start
+        let (run, took, player) = try playTwoSeconds { $0.untimed = true }
+        defer { player.close() }
         #expect(run.finished)
         #expect(run.frames.count == 50, "\(run.frames.count) frames")
         #expect(took < 1.0, "untimed took \(took) s for 2 s of video")
-        #expect(d.player.droppedFrames == 0)
+        #expect(player.droppedFrames == 0)
     }
 
     @Test("A 10 fps video holds each frame for 100 ms")

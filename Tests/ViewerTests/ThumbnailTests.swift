@@ -8,14 +8,26 @@ import TestSupport
 @Suite(.serialized)
 @MainActor
 struct ThumbnailTests {
-    @Test("A video's thumbnail shows until it plays, then the video's own picture")
-    func videoThumbnail() throws {
+    /// A queued 2 s green video that waits paused, with a blue thumbnail and an optional
+    /// preview GIF.
+    func pausedVideo(preview: String? = nil) throws -> (QueueHarness, MediaView) {
         let h = QueueHarness()
         let v = MediaView()
         v.shouldAutoPlayAfterPresentation = false
-        v.setVideo(url: try Fixtures.solidVideo("green", width: 160, height: 120, seconds: 2),
-                   thumbnailUrl: try Fixtures.solidImage("blue", width: 160, height: 120))
+        let video = try Fixtures.solidVideo("green", width: 160, height: 120, seconds: 2)
+        let thumb = try Fixtures.solidImage("blue", width: 160, height: 120)
+        if let preview {
+            v.setVideo(url: video, thumbnailUrl: thumb, previewGIFUrl: preview)
+        } else {
+            v.setVideo(url: video, thumbnailUrl: thumb)
+        }
         h.queue.queue(mediaView: v)
+        return (h, v)
+    }
+
+    @Test("A video's thumbnail shows until it plays, then the video's own picture")
+    func videoThumbnail() throws {
+        let (h, v) = try pausedVideo()
         h.pump(seconds: 5) { v.thumbFrame != nil && v.lastFrame != nil }
         #expect(near(h.centreColour(v), 0x0000FF), "thumbnail (blue) before playing")
         v.play()
@@ -60,13 +72,7 @@ struct ThumbnailTests {
 
     @Test("Holding the button 0.25 s on a paused video shows the preview GIF; release restores the thumbnail")
     func previewOnHold() throws {
-        let h = QueueHarness()
-        let v = MediaView()
-        v.shouldAutoPlayAfterPresentation = false
-        v.setVideo(url: try Fixtures.solidVideo("green", width: 160, height: 120, seconds: 2),
-                   thumbnailUrl: try Fixtures.solidImage("blue", width: 160, height: 120),
-                   previewGIFUrl: try Fixtures.gif(colors: ["red", "red"], delayCentiseconds: 10))
-        h.queue.queue(mediaView: v)
+        let (h, v) = try pausedVideo(preview: try Fixtures.gif(colors: ["red", "red"], delayCentiseconds: 10))
         h.pump(seconds: 5) { v.thumbFrame != nil && v.info != nil }
         h.button(press: true)
         h.pump(seconds: 0.15)
