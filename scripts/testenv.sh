@@ -250,6 +250,7 @@ EOF
     export PULSE_CLIENTCONFIG="$dir/client.conf"
     for i in $(seq 100); do
         if pactl info >/dev/null 2>&1; then
+            keep_sink_running "$dir"
             export MEDIAVIEW_TEST_SINK=mvtest
             export MEDIAVIEW_TEST_MONITOR=mvtest.monitor
             export MEDIAVIEW_TEST_PULSE_LOG="$dir/pulse.log"
@@ -260,6 +261,24 @@ EOF
     done
     tail -5 "$dir/pulse.log" "$dir/pulse.stdout" >&2
     die "pulseaudio did not start"
+}
+
+# An idle null sink renders 2 s of silence ahead (its largest latency), and a
+# stream that connects then waits until that silence has "played": every first
+# sound, and every restart after a seek, came 1-2 s late, which no real sound
+# card does (they rewind). A silent 10 ms stream keeps the sink at a small
+# latency, and a suspend/resume drops what it had already rendered ahead. The
+# zeros it plays add nothing to what the tests record from the monitor.
+keep_sink_running() { # dir
+    local i
+    setsid pacat --playback --raw --format=s16le --rate=48000 --channels=2 --latency-msec=10 \
+        --stream-name=testenv-keep-sink-running /dev/zero </dev/null >"$1/keeper.log" 2>&1 &
+    started "$!" "pacat keeper"
+    for i in $(seq 50); do
+        pactl list short sink-inputs 2>/dev/null | grep -q . && break
+        nap 0.02
+    done
+    pactl suspend-sink mvtest 1 && pactl suspend-sink mvtest 0 || die "cannot restart the null sink"
 }
 
 # ------------------------------------------------------------ HTTP(S) server
