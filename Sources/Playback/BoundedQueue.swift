@@ -1,14 +1,16 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A blocking FIFO with a capacity, joining two pipeline stages (demux -> decode -> output).
 ///
 /// `push` blocks while full and `pop` while empty, so a fast stage waits for a slow one
 /// instead of buffering without bound. `abort()` wakes every waiter for shutdown. A
 /// condition variable is needed for the waits, which Synchronization's `Mutex` does not
-/// offer, hence `NSCondition`.
+/// offer, hence `Condition`.
 final class BoundedQueue<Element>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `cond` held.
-    private let cond = NSCondition()
+    private let cond = Condition()
     /// Taken slots are set to nil at once: a popped frame or packet must not stay alive
     /// in the array until the next compaction (that held up to 64 decoded frames).
     private var items: [Element?] = []

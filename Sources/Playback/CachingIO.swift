@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Web media read through FFmpeg's own http/https protocol and copied, byte for byte, into
 /// the cache as it is read: one download serves both the player and the cache.
@@ -155,7 +157,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
         if let f = file, let cache = sinks.cache {
             file = nil
             let final = cache.commit(fd: f.fd, temporary: f.path, url: url, directory: sinks.directory)
-            Foundation.close(f.fd)
+            Glibc.close(f.fd)
             if let final {
                 cachedPath = final
                 sinks.onCached?(final)
@@ -166,7 +168,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     private func dropFile() {
         guard let f = file else { return }
         file = nil
-        Foundation.close(f.fd)
+        Glibc.close(f.fd)
         unlink(f.path)
     }
 

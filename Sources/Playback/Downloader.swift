@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Downloads a whole web source into the disk cache on a thread of its own: preloading
 /// (`preloadVideo()`, `--preload`), so an item plays from disk when its turn comes.
@@ -21,12 +23,10 @@ public final class Downloader: Sendable {
         interrupt = Interrupt(timeout: options.networkTimeout)
         let interrupt = self.interrupt
         let done = self.done
-        let t = Thread {
+        NamedThread.start(name: "mv-download") {
             completion(Downloader.run(url: url, options: options, interrupt: interrupt))
             done.signal()
         }
-        t.name = "mv-download"
-        t.start()
     }
 
     /// Stops the download (its partial file is deleted). Safe from any thread.

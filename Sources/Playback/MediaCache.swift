@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The disk cache of web media: `ROOT/{image,video,audio}/<sha256(url)>.<ext>`, with
@@ -24,8 +26,15 @@ public final class MediaCache: Sendable {
     public static var defaultRoot: String {
         let env = ProcessInfo.processInfo.environment
         if let x = env["XDG_CACHE_HOME"], x.hasPrefix("/") { return x + "/mediaview" }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? passwdHome() ?? "/tmp"
         return home + "/.cache/mediaview"
+    }
+
+    /// The account's home from the password database, for a process started without HOME.
+    private static func passwdHome() -> String? {
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
+        let home = String(cString: dir)
+        return home.isEmpty ? nil : home
     }
 
     /// Opens (creating it if needed) a cache at `root`; throws a one-line reason when the
@@ -160,7 +169,7 @@ public final class MediaCache: Sendable {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             if errno == ENOENT {
                 // A missing parent (a fresh ~/.cache): make the chain, each link private.
-                let parent = (path as NSString).deletingLastPathComponent
+                let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
                 if parent != path && !parent.isEmpty {
                     try makePrivateDirectory(parent)
                     if mkdir(path, 0o700) == 0 || errno == EEXIST { return try makePrivateDirectory(path) }

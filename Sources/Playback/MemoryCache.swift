@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Downloaded images and GIFs kept in memory: the desktop form of the seed's NSCache.

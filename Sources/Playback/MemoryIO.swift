@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// An `AVIOContext` over bytes in memory: how an image or GIF from `MemoryCache` is opened
 /// without touching the network or the disk.

@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The demux and decode threads.
@@ -91,7 +93,7 @@ extension Player {
             if atEnd {
                 demuxIdle.lock()
                 if shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
-                    _ = demuxIdle.wait(until: Date(timeIntervalSinceNow: 0.5))
+                    demuxIdle.wait(seconds: 0.5)
                 }
                 demuxIdle.unlock()
                 continue
@@ -159,7 +161,7 @@ extension Player {
             wake()
             demuxIdle.lock()
             while shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
-                _ = demuxIdle.wait(until: Date(timeIntervalSinceNow: 0.5))
+                demuxIdle.wait(seconds: 0.5)
             }
             demuxIdle.unlock()
         }
@@ -319,6 +321,6 @@ enum AudioWarning {
 
     static func once(_ message: String) {
         let first = said.withLock { done -> Bool in defer { done = true }; return !done }
-        if first { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        if first { StandardError.write(message) }
     }
 }

@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Plays one source: a demux thread feeds decode threads through bounded queues, audio
@@ -61,7 +63,7 @@ public final class Player: @unchecked Sendable {
     let audioPackets = BoundedQueue<PacketItem>(capacity: 256)
     let frames = BoundedQueue<FrameItem>(capacity: 4)
     /// Wakes the demux thread when it idles at the end of the file and a seek comes.
-    let demuxIdle = NSCondition()
+    let demuxIdle = Condition()
 
     private var _demuxer: Demuxer?
     private var _audio: AudioOutput?
@@ -77,13 +79,13 @@ public final class Player: @unchecked Sendable {
     /// Read by the audio thread when it creates the stream, so it starts corked if asked.
     let pausedFlag: Atomic<Bool>
     let volumeState: Mutex<(volume: Double, muted: Bool)>
-    /// One semaphore per spawned thread, signalled when it ends. Not the `Thread` objects:
-    /// a Thread keeps its closure (which holds `self`) for its whole life, so storing
-    /// them made a cycle that leaked every player with its decoders and their threads.
+    /// One semaphore per spawned thread, signalled when it ends: close() waits on them.
+    /// Only the semaphores are kept, never the thread bodies (which hold `self`): storing
+    /// those once made a cycle that leaked every player with its decoders and threads.
     var threads: [DispatchSemaphore] = []
     /// Cancels a blocking open from close(), before the demuxer exists.
     let openInterrupt: Interrupt
-    let threadsLock = NSLock()
+    let threadsLock = Condition()
 
     // Main-thread state.
     var mainClock = PlaybackClock()
@@ -233,13 +235,10 @@ public final class Player: @unchecked Sendable {
 
     func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
-        let t = Thread {
+        threadsLock.withLock { threads.append(done) }
+        NamedThread.start(name: name) {
             body()
             done.signal()
         }
-        t.name = name
-        t.stackSize = 1 << 20
-        threadsLock.withLock { threads.append(done) }
-        t.start()
     }
 }

@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Converts and scales frames straight into the caller's BGRX memory with libswscale.
 ///

@@ -1,5 +1,7 @@
 import CFFmpeg
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Decides where a source's bytes come from: memory, the disk cache, or the network
 /// (copied into the caches on the way).

@@ -1,6 +1,8 @@
 import CFFmpeg
 import CWebP
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Decodes an animated WebP with libwebp's animation decoder, one full canvas per frame.
 ///
@@ -23,10 +25,13 @@ final class WebPAnimation {
     static func openIfAnimated(_ url: String, maxPixels: Int) throws(AVError) -> WebPAnimation? {
         guard url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
-        guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? fh.close() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var head = [UInt8](repeating: 0, count: 21)
+        let got = read(fd, &head, 21)
+        close(fd)
         // RIFF....WEBPVP8X with the animation flag (bit 1 of the first flags byte).
-        guard let head = try? fh.read(upToCount: 21), head.count == 21,
+        guard got == 21,
               head.starts(with: Array("RIFF".utf8)), head[8..<16].elementsEqual(Array("WEBPVP8X".utf8)),
               head[20] & 0x02 != 0 else { return nil }
         guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }

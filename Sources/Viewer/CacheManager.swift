@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Playback
 import Synchronization
 
@@ -50,7 +52,7 @@ public final class CacheManager {
                 disk = nil
                 if !warned {
                     warned = true
-                    FileHandle.standardError.write(Data("mediaview: \(error.message); playing without caching\n".utf8))
+                    StandardError.write("mediaview: \(error.message); playing without caching")
                 }
             }
         }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Playback
 
 /// Turns every delegate callback into one line of the `--events` log and every failure into
@@ -33,7 +35,7 @@ final class EventRecorder: MediaViewDelegate {
 
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {
         EventRecorder.anyFailed = true
-        FileHandle.standardError.write(Data("mediaview: \(error.message)\n".utf8))
+        StandardError.write("mediaview: \(error.message)")
         emit("failed", [("reason", .string(error.message))])
     }
 

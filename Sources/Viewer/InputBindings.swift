@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Windowing
 
 /// The key binding table: canonical key name to player command, read from input.conf files.
@@ -38,12 +40,12 @@ public struct InputBindings: Equatable, Sendable {
             var line = Substring(rawLine)
             if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
 
             let keyEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? trimmed.endIndex
             let keyText = String(trimmed[..<keyEnd])
-            let commandText = trimmed[keyEnd...].trimmingCharacters(in: .whitespaces)
+            let commandText = trimmed[keyEnd...].trimmingWhitespace()
             let location = "\(source):\(lineNumber)"
             guard let key = KeyName.normalize(keyText) else {
                 problems.append("\(location): unknown key '\(keyText)'")
@@ -146,11 +148,11 @@ public struct InputBindings: Equatable, Sendable {
 
     private static func read(_ path: String) -> Result<String, ReadFailure> {
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            var st = stat()
+            if stat(path, &st) != 0 {
                 return .failure(ReadFailure(message: "cannot read: no such file", missing: true))
             }
-            return .failure(ReadFailure(message: isDirectory.boolValue
+            return .failure(ReadFailure(message: (st.st_mode & S_IFMT) == S_IFDIR
                 ? "cannot read: is a directory" : "cannot read: permission denied"))
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Windowing
 
 /// The queue of views presented one at a time, fullscreen: `MediaQueue.shared`, as in the

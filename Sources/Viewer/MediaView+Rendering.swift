@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Playback
 import Windowing
 
@@ -225,8 +227,9 @@ extension MediaView {
     public static func formatTime(_ seconds: Double, longest: Double) -> String {
         let s = max(0, Int(seconds.isFinite ? seconds : 0))
         let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
-        if longest >= 3600 || h > 0 { return String(format: "%d:%02d:%02d", h, m, sec) }
-        return String(format: "%d:%02d", m, sec)
+        let pad = { (n: Int) in TextFormat.padded(n, width: 2) }
+        if longest >= 3600 || h > 0 { return "\(h):\(pad(m)):\(pad(sec))" }
+        return "\(m):\(pad(sec))"
     }
 }
 

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Playback
 import Windowing
 
@@ -242,7 +244,8 @@ final class Presenter {
     func benchmarkLine() -> String {
         let secs = MonotonicClock.seconds() - startTime
         let dropped = totalDropped
-        return String(format: "frames=%d seconds=%.3f fps=%.2f dropped=%d", framesShown, secs,
-                      secs > 0 ? Double(framesShown) / secs : 0, dropped)
+        let fps = secs > 0 ? Double(framesShown) / secs : 0
+        return "frames=\(framesShown) seconds=\(TextFormat.fixed(secs, digits: 3)) "
+            + "fps=\(TextFormat.fixed(fps, digits: 2)) dropped=\(dropped)"
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Playback
 import Windowing
 
@@ -160,6 +162,6 @@ public enum ViewerApp {
     }
 
     static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write(line)
     }
 }

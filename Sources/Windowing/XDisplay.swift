@@ -1,5 +1,7 @@
 import CX11
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Owns the connection to the X server: screen facts, atoms, and the MIT-SHM check.
@@ -172,7 +174,8 @@ public final class XDisplay {
         }
         XSetIOErrorHandler { _ in
             // Xlib exits after this returns; say why in one line and use the failure status.
-            FileHandle.standardError.write(Data("mediaview: lost the connection to the X display\n".utf8))
+            let line = "mediaview: lost the connection to the X display\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
             exit(1)
         }
     }

@@ -1,5 +1,7 @@
 import CX11
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Owns one X11 top-level (or embedded) window and its window-manager properties.
 public final class XWindow {

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Viewer
 
 // The program is a thin shell: everything it does lives in the Viewer library.

@@ -1,0 +1,34 @@
+/// The few number and text formats the viewer prints, without Foundation's
+/// `String(format:)` (which needs all of Foundation and ICU loaded, ~6 MiB resident).
+enum TextFormat {
+    /// `x` with exactly `digits` decimals, rounded half away from zero: "12.345".
+    static func fixed(_ x: Double, digits: Int) -> String {
+        guard x.isFinite else { return x.isNaN ? "nan" : (x < 0 ? "-inf" : "inf") }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(x) * scale).rounded()
+        // Beyond 2^53 a Double has no fraction left to print.
+        guard scaled < 9.0e15 else { return String(x) }
+        let units = Int(scaled)
+        let whole = units / Int(scale), fraction = units % Int(scale)
+        let sign = x < 0 && units != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(whole) }
+        return sign + String(whole) + "." + padded(fraction, width: digits)
+    }
+
+    /// `n` with leading zeros up to `width` digits: padded(7, width: 2) is "07".
+    static func padded(_ n: Int, width: Int) -> String {
+        let digits = String(abs(n))
+        let zeros = String(repeating: "0", count: max(0, width - digits.count))
+        return (n < 0 ? "-" : "") + zeros + digits
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing white space (Unicode's, line breaks too).
+    func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let last = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[first...last])
+    }
+}
