@@ -37,7 +37,9 @@ extension Player {
         var audioDecoder: Decoder?
         do {
             if let v = streams.video {
-                videoDecoder = try Decoder(stream: d.stream(v), threads: options.source.decodeThreads,
+                let threads = options.source.decodeThreads > 0 ? options.source.decodeThreads
+                    : options.untimed ? 0 : Decoder.realTimeThreads(for: d.stream(v))
+                videoDecoder = try Decoder(stream: d.stream(v), threads: threads,
                                            maxPixels: options.source.maxPixels, lowres: lowres(for: streams.info))
             }
             // Sound-only media is decoded even without sound output: its timestamps are
