@@ -18,7 +18,9 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP"]),
+        // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
+        .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
         .executableTarget(name: "mediaview", dependencies: ["Viewer"]),

@@ -54,7 +54,8 @@ extension Player {
         }
         if let vd = videoDecoder {
             let rotation = streams.info.rotation
-            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation) }
+            let jpeg = JPEGStill(kind: streams.info.kind, decoder: vd, maxPixels: options.source.maxPixels)
+            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, jpeg: jpeg) }
         }
         if let ad = audioDecoder {
             spawn(name: "mv-audio") { [self] in audioDecodeMain(ad) }
@@ -189,21 +190,26 @@ extension Player {
         wake()
     }
 
-    /// Decodes video packets into frames for the main thread.
-    func videoDecodeMain(_ decoder: Decoder, rotation: Int) {
+    /// Decodes video packets into frames for the main thread; a JPEG still goes through
+    /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int, jpeg: JPEGStill? = nil) {
         var frame = Frame()
+        func hand(_ picture: Frame, _ s: Int) -> Bool {
+            let f = picture.raw
+            let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? 0
+            let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
+            let vf = VideoFrame(frame: picture, pts: pts, duration: dur, serial: s, rotation: rotation)
+            if !frames.push(.frame(vf)) { return false }
+            wake()
+            return true
+        }
         func drain(_ s: Int) -> Bool {
             while true {
                 switch decoder.receive(into: frame) {
                 case .frame:
-                    let f = frame.raw
-                    let ts = f.pointee.best_effort_timestamp
-                    let pts = decoder.seconds(ts) ?? 0
-                    let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
-                    let vf = VideoFrame(frame: frame, pts: pts, duration: dur, serial: s, rotation: rotation)
+                    let f = frame
                     frame = Frame()
-                    if !frames.push(.frame(vf)) { return false }
-                    wake()
+                    if !hand(f, s) { return false }
                 case .needsInput, .endOfStream:
                     return true
                 case .failed:
@@ -213,7 +219,14 @@ extension Player {
             }
         }
         var lowPowerApplied = false
-        feed(decoder, from: videoPackets, drain: drain, beforeSend: {
+        // A push refused here means the player closed; the packet queue is aborted with it,
+        // so feed stops at its next pop.
+        let own: (Packet, Int) -> Bool = { p, s in
+            guard let jpeg, let picture = try? jpeg.decode(p) else { return false }
+            _ = hand(picture, s)
+            return true
+        }
+        feed(decoder, from: videoPackets, drain: drain, own: own, beforeSend: {
             let low = lowPower.load(ordering: .relaxed)
             if low != lowPowerApplied {
                 // A thumbnail does not show what the deblocking filter smooths.
@@ -290,9 +303,11 @@ extension Player {
 
     /// The loop both decode threads run: packets of the current seek generation go to the
     /// decoder (flushed when the generation changes), `drain` takes what comes out, and the
-    /// end marker drains the decoder and calls `atEnd`. Returns when the queue is aborted
+    /// end marker drains the decoder and calls `atEnd`. `own` may decode a packet itself
+    /// and return true, and the decoder never sees it. Returns when the queue is aborted
     /// or `drain` says to stop.
     private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
+                      own: (Packet, Int) -> Bool = { _, _ in false },
                       beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
         var decoderSerial = -1
         while let item = queue.pop() {
@@ -301,7 +316,7 @@ extension Player {
                 if s != serial.load(ordering: .relaxed) { continue }
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 beforeSend()
-                if decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !own(p, s) && decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
                 if !drain(s) { return }
             case .end(let s):
                 if s != serial.load(ordering: .relaxed) { continue }

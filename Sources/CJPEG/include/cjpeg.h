@@ -1,0 +1,56 @@
+#ifndef MEDIAVIEW_CJPEG_H
+#define MEDIAVIEW_CJPEG_H
+
+// A JPEG still decoder over libjpeg-turbo, scaled in the DCT domain.
+//
+// libjpeg reports fatal errors by calling error_exit, which must not return; the only way
+// out is longjmp, which Swift cannot do. These helpers keep every libjpeg call behind a
+// setjmp here in C and hand Swift plain status codes instead.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// What a call did: done, failed (cjpeg_message says why), or declined because the colour
+// space (CMYK, YCCK) is left to another decoder.
+typedef enum {
+    CJPEG_OK = 0,
+    CJPEG_FAILED = 1,
+    CJPEG_UNSUPPORTED = 2,
+} cjpeg_status;
+
+// What the header says, and the size the picture comes out at after scaling.
+typedef struct {
+    int image_width, image_height;   // as stored
+    int width, height;               // as decoded: ceil(image size / scale_denom)
+    int density_x, density_y;        // JFIF pixel density, FFmpeg's sample aspect ratio; 0 if none
+} cjpeg_info;
+
+// One decode of one picture; opaque because it holds libjpeg's structs and a jmp_buf.
+typedef struct cjpeg_decoder cjpeg_decoder;
+
+// libjpeg with an error handler that returns a status instead of exiting or printing; NULL if out of memory.
+cjpeg_decoder *cjpeg_new(void);
+
+// One cleanup for Swift whatever stage a decode stopped at.
+void cjpeg_free(cjpeg_decoder *d);
+
+// The size at 1/scale_denom (1, 2, 4, 8) before any pixel, so Swift can check the budget and allocate.
+// `data` is not copied: it must stay alive until the decode is done.
+cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t size, int scale_denom,
+                               cjpeg_info *info);
+
+// Decodes BGRX straight into the caller's frame; a truncated file is filled in, not a failure.
+cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride);
+
+// libjpeg's own one-line reason for the last failure, for the error Swift throws.
+const char *cjpeg_message(const cjpeg_decoder *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,93 @@
+import CFFmpeg
+import CJPEG
+
+/// Decodes a JPEG still with libjpeg-turbo, already scaled down in the DCT domain.
+///
+/// A still's one picture is what the user waits for. On a 24 MP photo at 1/4 size FFmpeg's
+/// mjpeg decoder with `lowres` took ~135 ms and libjpeg-turbo ~105 ms, and libjpeg's picture
+/// is closer to a full decode scaled down (its chroma comes out at full resolution, where
+/// FFmpeg's stays 4:2:0), so JPEG stills come here first. Pictures are BGR0 AVFrames with the
+/// packet's timestamps, as FFmpeg's decoder hands them over, so nothing after the decoder
+/// changes. What libjpeg declines (CMYK, YCCK, 12-bit, damage it cannot get past) throws, and
+/// the caller gives that packet to FFmpeg, which shows whatever it can of it, as before.
+struct JPEGStill {
+    /// Halvings of each side, as FFmpeg's `lowres`: libjpeg's scale_denom is 1 << lowres.
+    let lowres: Int
+    /// Stored pixels above which a picture is refused before anything is allocated.
+    let maxPixels: Int
+
+    init(lowres: Int, maxPixels: Int) {
+        self.lowres = max(0, min(lowres, 3))
+        self.maxPixels = maxPixels
+    }
+
+    /// The libjpeg path for the player's video thread: only JPEG stills take it (a motion
+    /// JPEG video stays with FFmpeg), at the `lowres` the FFmpeg decoder was opened with.
+    init?(kind: MediaInfo.Kind, decoder: Decoder, maxPixels: Int) {
+        guard kind == .image, decoder.ctx.pointee.codec_id == AV_CODEC_ID_MJPEG else { return nil }
+        self.init(lowres: Int(decoder.ctx.pointee.lowres), maxPixels: maxPixels)
+    }
+
+    /// The packet's picture, stamped with the packet's pts, dts and duration as
+    /// `avcodec_receive_frame` would stamp it.
+    func decode(_ packet: Packet) throws(AVError) -> Frame {
+        let p = packet.raw.pointee
+        let frame = try decode(UnsafeRawBufferPointer(start: p.data, count: Int(max(0, p.size))))
+        let f = frame.raw
+        f.pointee.pts = p.pts
+        f.pointee.pkt_dts = p.dts
+        f.pointee.best_effort_timestamp = p.pts != cff_nopts ? p.pts : p.dts
+        f.pointee.pkt_duration = p.duration
+        f.pointee.pkt_pos = p.pos
+        f.pointee.pkt_size = p.size
+        return frame
+    }
+
+    /// The picture in `bytes` (one whole JPEG file), decoded into a new BGR0 frame.
+    func decode(_ bytes: UnsafeRawBufferPointer) throws(AVError) -> Frame {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw AVError(code: cff_averror_invaliddata, message: "libjpeg: no data")
+        }
+        guard let d = cjpeg_new() else { throw AVError(code: cff_averror(ENOMEM), message: "libjpeg: out of memory") }
+        defer { cjpeg_free(d) }
+        func failure() -> AVError {
+            AVError(code: cff_averror_invaliddata, message: "libjpeg: " + String(cString: cjpeg_message(d)))
+        }
+        var info = cjpeg_info()
+        let status = cjpeg_read_header(d, base.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                       Int32(1 << lowres), &info)
+        guard status == CJPEG_OK else {
+            // Unsupported gets its own code so a caller (and a test) can tell "not mine" from damage.
+            if status == CJPEG_UNSUPPORTED {
+                throw AVError(code: cff_averror(ENOSYS), message: "libjpeg: " + String(cString: cjpeg_message(d)))
+            }
+            throw failure()
+        }
+        // The header's size, not the scaled one: the budget is what the user set for pictures,
+        // and FFmpeg's decoder checks the stored size too.
+        guard info.image_width > 0, info.image_height > 0,
+              Int(info.image_width) * Int(info.image_height) <= maxPixels else {
+            throw AVError(message: "libjpeg: picture is \(info.image_width)x\(info.image_height), over the limit of "
+                          + "\(maxPixels) pixels (raise it with --max-pixels)")
+        }
+        let frame = Frame()
+        let f = frame.raw
+        f.pointee.format = AV_PIX_FMT_BGR0.rawValue
+        f.pointee.width = info.width
+        f.pointee.height = info.height
+        guard av_frame_get_buffer(f, 0) >= 0, let dst = f.pointee.data.0 else {
+            throw AVError(code: cff_averror(ENOMEM),
+                          message: "libjpeg: no memory for a \(info.width)x\(info.height) picture")
+        }
+        guard cjpeg_decode_into(d, dst, Int(f.pointee.linesize.0)) == CJPEG_OK else { throw failure() }
+        // FFmpeg's mjpeg decoder takes the JFIF density as the sample aspect ratio, whatever
+        // its unit; so does this, or the same file would change shape between the two paths.
+        if info.density_x > 0, info.density_y > 0 {
+            av_reduce(&f.pointee.sample_aspect_ratio.num, &f.pointee.sample_aspect_ratio.den,
+                      Int64(info.density_x), Int64(info.density_y), Int64(Int32.max))
+        }
+        f.pointee.key_frame = 1
+        f.pointee.pict_type = AV_PICTURE_TYPE_I
+        return frame
+    }
+}
