@@ -111,7 +111,8 @@ final class Demuxer: @unchecked Sendable {
 
     /// Seeks so that the next packets start at or before `seconds`.
     func seek(to seconds: Double) -> Bool {
-        let ts = Int64(seconds * Double(AV_TIME_BASE))
+        // Clamped so no caller's number can overflow the conversion (a trap, not an error).
+        let ts = Int64(max(0, min(seconds.isFinite ? seconds : 0, 1e12)) * Double(AV_TIME_BASE))
         interrupt.arm()
         defer { interrupt.disarm() }
         let r = avformat_seek_file(ctx, -1, Int64.min, ts, ts, 0)

@@ -190,6 +190,12 @@ extension Player {
         wake()
     }
 
+    /// Where shown output of generation `s` starts: before an exact seek's target frames and
+    /// samples are decoded (later frames are predicted from them) but not passed on.
+    func outputStart(for s: Int) -> Double? {
+        shared.withLock { st in st.exactSeek.flatMap { $0.serial == s ? $0.time : nil } }
+    }
+
     /// Decodes video packets into frames for the main thread; a JPEG still goes through
     /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
     func videoDecodeMain(_ decoder: Decoder, rotation: Int, jpeg: JPEGStill? = nil) {
@@ -203,10 +209,28 @@ extension Player {
             wake()
             return true
         }
+        // Exact seeks: the generation whose target is cached, the target, and the newest
+        // frame before it, shown after all if the stream ends before the target.
+        var skipSerial = -1
+        var skipBefore: Double?
+        var lastSkipped: Frame?
         func drain(_ s: Int) -> Bool {
             while true {
                 switch decoder.receive(into: frame) {
                 case .frame:
+                    if s != skipSerial { skipSerial = s; skipBefore = outputStart(for: s); lastSkipped = nil }
+                    if let t = skipBefore {
+                        let f = frame.raw
+                        let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? t
+                        // A frame is still on screen at the target if it ends after it.
+                        if pts + max(decoder.seconds(f.pointee.pkt_duration) ?? 0, 0.001) <= t {
+                            lastSkipped = frame
+                            frame = Frame()
+                            continue
+                        }
+                        skipBefore = nil
+                        lastSkipped = nil
+                    }
                     let f = frame
                     frame = Frame()
                     if !hand(f, s) { return false }
@@ -234,6 +258,12 @@ extension Player {
                 lowPowerApplied = low
             }
         }, atEnd: { s in
+            // An exact seek past the last frame (sound longer than the picture) still shows
+            // the last picture, as a keyframe seek would.
+            if s == skipSerial, let last = lastSkipped {
+                lastSkipped = nil
+                _ = hand(last, s)
+            }
             frames.pushForced(.end(s))
             wake()
         })
@@ -264,20 +294,40 @@ extension Player {
         let resampler = Resampler(outRate: rate, outChannels: channels)
         let frame = Frame()
         var nextPTS = 0.0
+        var skipSerial = -1
+        var skipBefore: Double?
         func drain(_ s: Int) -> Bool {
             while true {
                 switch decoder.receive(into: frame) {
                 case .frame:
-                    let pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? nextPTS
+                    if s != skipSerial { skipSerial = s; skipBefore = outputStart(for: s) }
+                    var pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? nextPTS
                     let samples = Double(frame.raw.pointee.nb_samples) / Double(max(1, frame.raw.pointee.sample_rate))
                     nextPTS = pts + samples
                     shared.withLock { $0.audioEndPTS = nextPTS }
-                    guard let o = out, let bytes = resampler.convert(frame), bytes > 0 else {
+                    if let t = skipBefore, nextPTS <= t {
+                        av_frame_unref(frame.raw)
+                        continue
+                    }
+                    guard let o = out, var bytes = resampler.convert(frame), bytes > 0 else {
                         av_frame_unref(frame.raw)
                         continue
                     }
                     av_frame_unref(frame.raw)
-                    switch o.write(resampler.buffer, bytes: bytes, pts: pts, serial: s) {
+                    // The frame that holds an exact seek's target starts playing at the target.
+                    var start = UnsafeRawPointer(resampler.buffer)
+                    if let t = skipBefore {
+                        skipBefore = nil
+                        if t > pts {
+                            let frameBytes = channels * MemoryLayout<Float>.size
+                            let cut = min(bytes / frameBytes, Int(((t - pts) * Double(rate)).rounded())) * frameBytes
+                            start += cut
+                            bytes -= cut
+                            pts = t
+                            if bytes == 0 { continue }
+                        }
+                    }
+                    switch o.write(start, bytes: bytes, pts: pts, serial: s) {
                     case .written, .stale: break
                     case .failed:
                         if aborted.load(ordering: .relaxed) { return false }

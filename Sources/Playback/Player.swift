@@ -43,6 +43,8 @@ public final class Player: @unchecked Sendable {
     struct Shared {
         var phase: Phase = .opening
         var pendingSeek: Double?
+        /// Where the output of an exact seek's generation starts.
+        var exactSeek: (serial: Int, time: Double)?
         var readError: AVError?
         var videoEnded = -1
         var audioEnded = -1
@@ -155,12 +157,20 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Seeks to `seconds` (clamped to the media).
-    public func seek(to seconds: Double) {
+    ///
+    /// The demuxer can only start at a keyframe at or before the target. With `exact`, what
+    /// decodes between that keyframe and the target is decoded but not shown or heard (as
+    /// mpv's precise seeks), so the picture and sound start at the target itself; without,
+    /// playback starts at the keyframe, which is quicker (loops, seeks to 0).
+    public func seek(to seconds: Double, exact: Bool = false) {
+        // NaN or infinity from a caller is no place to go; a finite number is clamped.
+        guard seconds.isFinite else { return }
         var target = max(0, seconds)
         if let d = info?.duration { target = min(target, max(0, d - 0.05)) }
         let s = serial.add(1, ordering: .relaxed).newValue
         shared.withLock {
             $0.pendingSeek = target
+            $0.exactSeek = exact ? (s, target) : nil
             // Int.max means "this stream is not played at all" and must survive a seek: no
             // thread would ever set it again, and the end would never come (an animated GIF,
             // which loops by seeking, froze on its last frame after the second pass).

@@ -37,18 +37,19 @@ extension MediaView {
         if isPlaying { pause() } else { play() }
     }
 
-    /// Seeks by `seconds` from the current position.
+    /// Seeks by `seconds` from the current position, to that very point (not the keyframe
+    /// before it, which in a long GOP can be behind where the seek started).
     public func seek(by seconds: Double) {
         guard let p = player, isPlayable else { return }
         finishedAt = nil
-        p.seek(to: p.position + seconds)
+        p.seek(to: p.position + seconds, exact: true)
     }
 
-    /// Seeks to `fraction` (0...1) of the duration.
+    /// Seeks to `fraction` (0...1) of the duration, exactly there.
     public func seek(toFraction fraction: Double) {
         guard let p = player, let d = info?.duration, isPlayable else { return }
         finishedAt = nil
-        p.seek(to: max(0, min(1, fraction)) * d)
+        p.seek(to: max(0, min(1, fraction)) * d, exact: true)
     }
 
     /// The playback position in seconds.
