@@ -41,7 +41,8 @@ public final class Downloader: Sendable {
         return false
     }
 
-    private static func run(url: String, options: SourceOptions, interrupt: Interrupt) -> Outcome {
+    /// The whole download, on the calling thread; `interrupt` cancels it.
+    static func run(url: String, options: SourceOptions, interrupt: Interrupt) -> Outcome {
         guard SourceOptions.isNetwork(url) else { return .failure(AVError(message: "\(url): only web media is downloaded")) }
         guard let cache = options.cache else { return .failure(AVError(message: "no cache to download into")) }
         if let hit = cache.lookup(url) { return .success(hit) }

@@ -14,6 +14,10 @@ extension Player {
                 animationMain(anim)
                 return
             }
+            if let anim = try webAnimatedWebP() {
+                animationMain(anim)
+                return
+            }
         } catch {
             fail(error)
             return
@@ -68,6 +72,20 @@ extension Player {
         wake()
         readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
                  isNetwork: SourceOptions.isNetwork(url))
+    }
+
+    /// A WebP from the web, fetched whole into the disk cache first: FFmpeg 5.1 cannot
+    /// decode an animated one and libwebp wants the whole file, which a picture needs before
+    /// it shows anyway. Nil when it is not an animated WebP (or there is no cache): the
+    /// demuxer then opens it as usual, from the cached copy without a second download.
+    private func webAnimatedWebP() throws(AVError) -> WebPAnimation? {
+        guard SourceOptions.isNetwork(url), options.source.cache != nil else { return nil }
+        let path = url.split(separator: "?", maxSplits: 1)[0].split(separator: "#", maxSplits: 1)[0]
+        guard path.lowercased().hasSuffix(".webp") else { return nil }
+        // close() cancels it through the same interrupt as an open.
+        let file = try Downloader.run(url: url, options: options.source, interrupt: openInterrupt).get()
+        return try WebPAnimation.openIfAnimated("file:" + file, name: Demuxer.displayName(url),
+                                                maxPixels: options.source.maxPixels)
     }
 
     /// How many halvings a still can lose and still cover `options.targetSize` when fitted:

@@ -22,7 +22,8 @@ final class WebPAnimation {
 
     /// Opens `path` if it is an animated WebP (several frames); nil for anything else, so
     /// the caller goes on with FFmpeg.
-    static func openIfAnimated(_ url: String, maxPixels: Int) throws(AVError) -> WebPAnimation? {
+    /// `name` is what messages call it (the web address of a downloaded file).
+    static func openIfAnimated(_ url: String, name: String? = nil, maxPixels: Int) throws(AVError) -> WebPAnimation? {
         guard url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -35,7 +36,7 @@ final class WebPAnimation {
               head.starts(with: Array("RIFF".utf8)), head[8..<16].elementsEqual(Array("WEBPVP8X".utf8)),
               head[20] & 0x02 != 0 else { return nil }
         guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
-        return try WebPAnimation(bytes: all, name: Demuxer.displayName(path), maxPixels: maxPixels)
+        return try WebPAnimation(bytes: all, name: name ?? Demuxer.displayName(path), maxPixels: maxPixels)
     }
 
     private init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {

@@ -41,6 +41,9 @@ extension MediaviewProgram {
                 (h + "/stall/150000/03-video.mp4", "timed out after 2 s"),
                 (h + "/html/page.jpg", "web page"),
                 (h + "/lie-length/no-range/01-still.jpg", "announced"),
+                // WebP from the web is fetched whole first (for libwebp): the same faults.
+                (h + "/status/404/gone.webp", "HTTP 404 Not Found"),
+                (h + "/html/page.webp", "web page"),
             ]
             let good = [h + "/redirect/3/01-still.jpg", h + "/01-still.jpg"]
             let dir = try Scratch.directory("faults")
@@ -144,6 +147,34 @@ extension MediaviewProgram {
                 == FileManager.default.contents(atPath: source))
             #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDir + "/temp") == [],
                     "the killed run's temporary was not cleaned up")
+        }
+
+        /// An animated WebP from the web animates (libwebp, fetched whole into the cache
+        /// first) and is named by its address, not its cache file.
+        @Test func animatedWebPFromTheWebAnimates() throws {
+            let fixture = try Fixtures.make("web-anim-rb.webp", [
+                "-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2", "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2",
+                "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
+            let (url, _) = try serve(fixture)
+            let dir = try Scratch.directory("webpweb")
+            let p = try Run.start(Run.mediaview, ["--windowed", "--geometry", "320x240+0+0", "--cache-dir", dir,
+                                                  "--events", dir + "/events.jsonl", url],
+                                  environment: Run.environment())
+            defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+            let probe = try ScreenProbe()
+            var seen: Set<String> = []
+            let end = Date().addingTimeInterval(6)
+            while seen.count < 2 && Date() < end {
+                usleep(40_000)
+                let img = probe.grab(x: 0, y: 0, width: 320, height: 240)
+                if img.matches(160, 120, 0xFF0000) { seen.insert("red") }
+                if img.matches(160, 120, 0x0000FF) { seen.insert("blue") }
+            }
+            #expect(seen == ["red", "blue"], "both frames showed: \(seen)")
+            let loaded = try Events.read(dir + "/events.jsonl").first { $0["event"] as? String == "loaded" }
+            #expect(loaded?["kind"] as? String == "animated", "\(String(describing: loaded))")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/image").count == 1,
+                    "the WebP was not kept in the cache")
         }
 
         /// A cache directory that cannot be used: everything still plays, one warning.
