@@ -11,6 +11,15 @@ enum FuzzParsers {
         guard let selector = data.first else { return }
         let rest = Array(data.dropFirst())
         let text = String(decoding: rest, as: UTF8.self)
+        // 0xFF: a file's bytes as a JPEG with EXIF (a selector outside the older seven's
+        // corpus, so those entries keep their targets).
+        if selector == 0xFF {
+            let o = rest.withUnsafeBytes { JPEGOrientation.orientation(ofJPEG: $0) }
+            let r = rest.withUnsafeBytes { JPEGOrientation.rotation(ofJPEG: $0) }
+            precondition(o.map { (1...8).contains($0) } ?? true, "orientation \(String(describing: o)) out of range")
+            precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
+            return
+        }
         switch selector % 7 {
         case 0:
             // Command lines: arguments separated by NUL, as exec gives them.

@@ -26,7 +26,7 @@ public struct MediaInfo: Sendable, Equatable {
     public var audioCodec: String?
     public var title: String?
     public var artist: String?
-    /// Clockwise degrees from the stream's display matrix.
+    /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
 
     /// Whether it has a timeline a person can play, pause and seek.

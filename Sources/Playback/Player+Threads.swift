@@ -30,13 +30,14 @@ extension Player {
             return
         }
         demuxer = d
-        let streams: (video: Int?, audio: Int?, info: MediaInfo)
+        var streams: (video: Int?, audio: Int?, info: MediaInfo)
         do {
             streams = try describe(d)
         } catch {
             fail(error)
             return
         }
+        let firstPacket = turnUpright(d, streams: &streams)
         var videoDecoder: Decoder?
         var audioDecoder: Decoder?
         do {
@@ -70,8 +71,39 @@ extension Player {
             if audioDecoder == nil { $0.audioEnded = Int.max }
         }
         wake()
+        if let p = firstPacket, videoDecoder != nil { videoPackets.push(.packet(p, 0)) }
         readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
                  isNetwork: SourceOptions.isNetwork(url))
+    }
+
+    /// A JPEG photo's one packet is read before anything is announced, for its EXIF
+    /// orientation: the size the viewer is told, the reduced-size decode and every frame are
+    /// then already upright. The packet is returned for the decoder's queue.
+    private func turnUpright(_ d: Demuxer, streams: inout (video: Int?, audio: Int?, info: MediaInfo)) -> Packet? {
+        guard streams.info.kind == .image, let v = streams.video,
+              d.stream(v).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MJPEG else { return nil }
+        let packet = Packet()
+        while !aborted.load(ordering: .relaxed) {
+            switch d.read(into: packet) {
+            case .packet:
+                guard packet.streamIndex == v else { av_packet_unref(packet.raw); continue }
+                let p = packet.raw.pointee
+                let turn = JPEGOrientation.rotation(ofJPEG: UnsafeRawBufferPointer(start: p.data, count: Int(max(0, p.size))))
+                if turn != 0 {
+                    var info = streams.info
+                    info.rotation = (info.rotation + turn) % 360
+                    if turn % 180 != 0 { (info.width, info.height) = (info.height, info.width) }
+                    streams.info = info
+                }
+                return packet
+            case .again:
+                usleep(5_000)
+            case .endOfFile, .failed:
+                // The read loop meets the same end or failure and reports it.
+                return nil
+            }
+        }
+        return nil
     }
 
     /// A WebP from the web, fetched whole into the disk cache first: FFmpeg 5.1 cannot
