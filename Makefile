@@ -104,7 +104,7 @@ bench: build
 	MEDIAVIEW_BIN="$(BIN)" scripts/bench.sh
 
 # libFuzzer over the parsers (options, input.conf, commands, key names, JSON escaping,
-# cache names, thumbnail layout), bounded in time; new crashes land in
+# cache names, thumbnail layout, EXIF orientation), bounded in time; new crashes land in
 # Tests/FuzzCorpus/, which `make test` replays as a regression check.
 FUZZ_SECONDS ?= 120
 fuzz: deps check-swift
