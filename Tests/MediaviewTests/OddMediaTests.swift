@@ -43,25 +43,13 @@ struct OddMediaTests {
 
     @Test("Animated WebP (decoded with libwebp, which FFmpeg 5.1 cannot) animates with its delays")
     func animatedWebP() throws {
-        // Red then blue, 200 ms each.
-        let path = try Fixtures.make("odd-anim-rb.webp", ["-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2",
-                                                          "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2",
-                                                          "-filter_complex", "[0:v][1:v]concat=n=2:v=1",
-                                                          "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
+        let path = try redBlueAnimatedWebP()
         let (r, events) = try play(path, extra: ["--image-duration", "1"])
         #expect(r.status == 0 && events.contains("loaded") && !events.contains("failed"), "\(r.stderr)")
         #expect(r.stdout.contains("\"kind\":\"animated\""), "\(r.stdout)")
         let p = try Run.start(Run.mediaview, ["--windowed", "--geometry", "320x240+0+0", path], environment: Run.environment())
         defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
-        let probe = try ScreenProbe()
-        var seen: Set<String> = []
-        let end = Date().addingTimeInterval(4)
-        while seen.count < 2 && Date() < end {
-            usleep(40_000)
-            let img = probe.grab(x: 0, y: 0, width: 320, height: 240)
-            if img.matches(160, 120, 0xFF0000) { seen.insert("red") }
-            if img.matches(160, 120, 0x0000FF) { seen.insert("blue") }
-        }
+        let seen = try coloursSeenAtCentre(seconds: 4)
         #expect(seen == ["red", "blue"], "both frames showed: \(seen)")
     }
 }

@@ -169,3 +169,26 @@ func xdotool(_ args: [String]) throws -> Run.Result {
     #expect(r.status == 0, "xdotool \(args.joined(separator: " ")) failed: \(r.stderr)")
     return r
 }
+
+/// A two-frame animated WebP, red then blue for 200 ms each (libwebp's encoder).
+func redBlueAnimatedWebP() throws -> String {
+    try Fixtures.make("odd-anim-rb.webp", ["-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2",
+                                          "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2",
+                                          "-filter_complex", "[0:v][1:v]concat=n=2:v=1",
+                                          "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
+}
+
+/// Which of red and blue the centre of a 320x240 window at the screen's corner shows
+/// within `seconds`, looking every 40 ms (both: the animation runs).
+func coloursSeenAtCentre(seconds: Double) throws -> Set<String> {
+    let probe = try ScreenProbe()
+    var seen: Set<String> = []
+    let end = Date().addingTimeInterval(seconds)
+    while seen.count < 2 && Date() < end {
+        usleep(40_000)
+        let img = probe.grab(x: 0, y: 0, width: 320, height: 240)
+        if img.matches(160, 120, 0xFF0000) { seen.insert("red") }
+        if img.matches(160, 120, 0x0000FF) { seen.insert("blue") }
+    }
+    return seen
+}

@@ -152,24 +152,13 @@ extension MediaviewProgram {
         /// An animated WebP from the web animates (libwebp, fetched whole into the cache
         /// first) and is named by its address, not its cache file.
         @Test func animatedWebPFromTheWebAnimates() throws {
-            let fixture = try Fixtures.make("web-anim-rb.webp", [
-                "-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2", "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2",
-                "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
-            let (url, _) = try serve(fixture)
+            let (url, _) = try serve(try redBlueAnimatedWebP())
             let dir = try Scratch.directory("webpweb")
             let p = try Run.start(Run.mediaview, ["--windowed", "--geometry", "320x240+0+0", "--cache-dir", dir,
                                                   "--events", dir + "/events.jsonl", url],
                                   environment: Run.environment())
             defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
-            let probe = try ScreenProbe()
-            var seen: Set<String> = []
-            let end = Date().addingTimeInterval(6)
-            while seen.count < 2 && Date() < end {
-                usleep(40_000)
-                let img = probe.grab(x: 0, y: 0, width: 320, height: 240)
-                if img.matches(160, 120, 0xFF0000) { seen.insert("red") }
-                if img.matches(160, 120, 0x0000FF) { seen.insert("blue") }
-            }
+            let seen = try coloursSeenAtCentre(seconds: 6)
             #expect(seen == ["red", "blue"], "both frames showed: \(seen)")
             let loaded = try Events.read(dir + "/events.jsonl").first { $0["event"] as? String == "loaded" }
             #expect(loaded?["kind"] as? String == "animated", "\(String(describing: loaded))")

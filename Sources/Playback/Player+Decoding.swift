@@ -1,0 +1,206 @@
+import CFFmpeg
+import Synchronization
+
+/// The decode threads: packets in, frames to the main thread, samples to PulseAudio.
+extension Player {
+    /// Where shown output of generation `s` starts: before an exact seek's target frames and
+    /// samples are decoded (later frames are predicted from them) but not passed on.
+    func outputStart(for s: Int) -> Double? {
+        shared.withLock { st in st.exactSeek.flatMap { $0.serial == s ? $0.time : nil } }
+    }
+
+    /// Decodes video packets into frames for the main thread; a JPEG still goes through
+    /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int, jpeg: JPEGStill? = nil) {
+        var frame = Frame()
+        func hand(_ picture: Frame, _ s: Int) -> Bool {
+            let f = picture.raw
+            let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? 0
+            let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
+            let vf = VideoFrame(frame: picture, pts: pts, duration: dur, serial: s, rotation: rotation)
+            if !frames.push(.frame(vf)) { return false }
+            wake()
+            return true
+        }
+        // Exact seeks: the generation whose target is cached, the target, and the newest
+        // frame before it, shown after all if the stream ends before the target.
+        var skipSerial = -1
+        var skipBefore: Double?
+        var lastSkipped: Frame?
+        func drain(_ s: Int) -> Bool {
+            while true {
+                switch decoder.receive(into: frame) {
+                case .frame:
+                    if s != skipSerial { skipSerial = s; skipBefore = outputStart(for: s); lastSkipped = nil }
+                    if let t = skipBefore {
+                        let f = frame.raw
+                        let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? t
+                        // A frame is still on screen at the target if it ends after it.
+                        if pts + max(decoder.seconds(f.pointee.pkt_duration) ?? 0, 0.001) <= t {
+                            lastSkipped = frame
+                            frame = Frame()
+                            continue
+                        }
+                        skipBefore = nil
+                        lastSkipped = nil
+                    }
+                    let f = frame
+                    frame = Frame()
+                    if !hand(f, s) { return false }
+                case .needsInput, .endOfStream:
+                    return true
+                case .failed:
+                    decodeErrors.add(1, ordering: .relaxed)
+                    return true
+                }
+            }
+        }
+        var lowPowerApplied = false
+        // A push refused here means the player closed; the packet queue is aborted with it,
+        // so feed stops at its next pop.
+        let own: (Packet, Int) -> Bool = { p, s in
+            guard let jpeg, let picture = try? jpeg.decode(p) else { return false }
+            _ = hand(picture, s)
+            return true
+        }
+        feed(decoder, from: videoPackets, drain: drain, own: own, beforeSend: {
+            let low = lowPower.load(ordering: .relaxed)
+            if low != lowPowerApplied {
+                // A thumbnail does not show what the deblocking filter smooths.
+                decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+                lowPowerApplied = low
+            }
+        }, atEnd: { s in
+            // An exact seek past the last frame (sound longer than the picture) still shows
+            // the last picture, as a keyframe seek would.
+            if s == skipSerial, let last = lastSkipped {
+                lastSkipped = nil
+                _ = hand(last, s)
+            }
+            frames.pushForced(.end(s))
+            wake()
+        })
+    }
+
+    /// Decodes audio, resamples it and writes it to PulseAudio. Without a reachable
+    /// server it only keeps track of where the sound would end.
+    func audioDecodeMain(_ decoder: Decoder) {
+        let rate = Int(decoder.ctx.pointee.sample_rate)
+        let channels = min(2, max(1, Int(decoder.ctx.pointee.ch_layout.nb_channels)))
+        var props = AudioOutput.Properties()
+        props.mediaName = options.mediaName
+        props.role = info?.kind == .audio ? "music" : "video"
+        var out: AudioOutput?
+        if options.audio {
+            do {
+                let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
+                let v = volumeState.withLock { $0 }
+                o.setVolume(v.volume, muted: v.muted)
+                if pausedFlag.load(ordering: .relaxed) { o.setPaused(true) }
+                out = o
+                audio = o
+            } catch {
+                AudioWarning.once("mediaview: no sound: \(error.message); playing silently")
+                shared.withLock { $0.audioFailed = true }
+            }
+        }
+        let resampler = Resampler(outRate: rate, outChannels: channels)
+        let frame = Frame()
+        var nextPTS = 0.0
+        var skipSerial = -1
+        var skipBefore: Double?
+        func drain(_ s: Int) -> Bool {
+            while true {
+                switch decoder.receive(into: frame) {
+                case .frame:
+                    if s != skipSerial { skipSerial = s; skipBefore = outputStart(for: s) }
+                    var pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? nextPTS
+                    let samples = Double(frame.raw.pointee.nb_samples) / Double(max(1, frame.raw.pointee.sample_rate))
+                    nextPTS = pts + samples
+                    shared.withLock { $0.audioEndPTS = nextPTS }
+                    if let t = skipBefore, nextPTS <= t {
+                        av_frame_unref(frame.raw)
+                        continue
+                    }
+                    guard let o = out, var bytes = resampler.convert(frame), bytes > 0 else {
+                        av_frame_unref(frame.raw)
+                        continue
+                    }
+                    av_frame_unref(frame.raw)
+                    // The frame that holds an exact seek's target starts playing at the target.
+                    var start = UnsafeRawPointer(resampler.buffer)
+                    if let t = skipBefore {
+                        skipBefore = nil
+                        if t > pts {
+                            let frameBytes = channels * MemoryLayout<Float>.size
+                            let cut = min(bytes / frameBytes, Int(((t - pts) * Double(rate)).rounded())) * frameBytes
+                            start += cut
+                            bytes -= cut
+                            pts = t
+                            if bytes == 0 { continue }
+                        }
+                    }
+                    switch o.write(start, bytes: bytes, pts: pts, serial: s) {
+                    case .written, .stale: break
+                    case .failed:
+                        if aborted.load(ordering: .relaxed) { return false }
+                        // The server went away mid-play: go on silently on the system clock.
+                        AudioWarning.once("mediaview: sound server lost; playing silently")
+                        shared.withLock { $0.audioFailed = true }
+                        out = nil
+                    }
+                case .needsInput, .endOfStream:
+                    return true
+                case .failed:
+                    decodeErrors.add(1, ordering: .relaxed)
+                    return true
+                }
+            }
+        }
+        feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
+            out?.drain()
+            shared.withLock { $0.audioEnded = s }
+            wake()
+        })
+    }
+
+    /// The loop both decode threads run: packets of the current seek generation go to the
+    /// decoder (flushed when the generation changes), `drain` takes what comes out, and the
+    /// end marker drains the decoder and calls `atEnd`. `own` may decode a packet itself
+    /// and return true, and the decoder never sees it. Returns when the queue is aborted
+    /// or `drain` says to stop.
+    private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
+                      own: (Packet, Int) -> Bool = { _, _ in false },
+                      beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
+        var decoderSerial = -1
+        while let item = queue.pop() {
+            switch item {
+            case .packet(let p, let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                beforeSend()
+                if !own(p, s) && decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !drain(s) { return }
+            case .end(let s):
+                if s != serial.load(ordering: .relaxed) { continue }
+                if s != decoderSerial { decoder.flush(); decoderSerial = s }
+                _ = decoder.send(nil)
+                if !drain(s) { return }
+                // Flushed after draining, so the same decoder takes packets again (a loop).
+                decoder.flush()
+                decoderSerial = -1
+                atEnd(s)
+            }
+        }
+    }
+}
+
+/// Prints a sound warning once per process, however many items play.
+enum AudioWarning {
+    private static let said = Mutex(false)
+
+    static func once(_ message: String) {
+        let first = said.withLock { done -> Bool in defer { done = true }; return !done }
+        if first { StandardError.write(message) }
+    }
+}
