@@ -20,6 +20,8 @@ public final class AudioOutput: @unchecked Sendable {
     private var timingValid = false
     private var drained = false
     private var acceptedSerial = 0
+    /// A flush put the stream back into prebuffering; see `write`.
+    private var restartPending = false
     private let aborted = Atomic<Bool>(false)
 
     /// Properties that make the desktop's mixer show and control the stream properly.
@@ -157,6 +159,14 @@ public final class AudioOutput: @unchecked Sendable {
             guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
                   cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
             let room = pa_stream_writable_size(s)
+            if room == 0, restartPending, writtenEnd != nil {
+                // After a flush the server asks only for what it dropped, which can be less
+                // than its start threshold (prebuf): it then waits for more and we wait for
+                // its request, and the sound never restarts. Having written all it asked
+                // for, start it explicitly (Firefox's cubeb met the same state).
+                restartPending = false
+                if let op = pa_stream_trigger(s, nil, nil) { pa_operation_unref(op) }
+            }
             if room == 0 || room == Int.max {
                 pa_threaded_mainloop_wait(mainloop)
                 continue
@@ -204,6 +214,7 @@ public final class AudioOutput: @unchecked Sendable {
         writtenEnd = nil
         timingValid = false
         drained = false
+        restartPending = true
         if let s = stream, let op = pa_stream_flush(s, nil, nil) { pa_operation_unref(op) }
         pa_threaded_mainloop_signal(mainloop, 0)
     }
