@@ -1,18 +1,12 @@
-import CFFmpeg
-import Dispatch
-import FoundationEssentials
-import Glibc
-import Synchronization
-
-/// Plays one source: a demux thread feeds decode threads through bounded queues, audio
-/// goes to PulseAudio, and the main thread asks `nextFrame()` which picture to show when.
+/// Plays one source: opens it on threads of its own, hands the main loop each picture when
+/// it is due (`nextFrame()`) and plays the sound through PulseAudio.
 ///
-/// Seeks bump a serial number; everything queued with an older serial is dropped where it
-/// is met (ffplay's scheme), so no stale frame or sample survives a seek.
-public final class Player: @unchecked Sendable {
-    // @unchecked: `shared` is behind a Mutex, counters are atomics, the queues lock
-    // themselves, and the `main*` properties are only touched by the thread that owns the
-    // player (the main loop).
+/// The work is done by a `PlayerEngine` whose threads hold the engine, not this object, so
+/// dropping the last reference to a player stops its threads and its sound (deinit closes
+/// it), as dropping a file handle closes the file. `close()` does the same earlier.
+/// Everything but `close()` is for the thread that owns the player (the main loop).
+public final class Player: Sendable {
+    let engine: PlayerEngine
 
     /// The opening state the main thread sees.
     public enum Phase: Sendable, Equatable {
@@ -33,222 +27,44 @@ public final class Player: @unchecked Sendable {
         case finished
     }
 
-    enum PacketItem { case packet(Packet, Int), end(Int) }
-    enum FrameItem { case frame(VideoFrame), end(Int) }
-
-    let url: String
-    let options: PlayerOptions
-    let wake: @Sendable () -> Void
-
-    struct Shared {
-        var phase: Phase = .opening
-        var pendingSeek: Double?
-        /// Where the output of an exact seek's generation starts.
-        var exactSeek: (serial: Int, time: Double)?
-        var readError: AVError?
-        var videoEnded = -1
-        var audioEnded = -1
-        var audioEndPTS: Double = 0
-        var audioFailed = false
-    }
-    let shared = Mutex(Shared())
-    /// The newest seek generation; older data is stale.
-    let serial = Atomic<Int>(0)
-    let aborted = Atomic<Bool>(false)
-    let dropped = Atomic<Int>(0)
-    let decodeErrors = Atomic<Int>(0)
-    let bufferedPermille = Atomic<Int>(0)
-    /// Decode more cheaply (no deblocking) while the picture is shown small.
-    let lowPower = Atomic<Bool>(false)
-
-    let videoPackets = BoundedQueue<PacketItem>(capacity: 64)
-    let audioPackets = BoundedQueue<PacketItem>(capacity: 256)
-    let frames = BoundedQueue<FrameItem>(capacity: 4)
-    /// Wakes the demux thread when it idles at the end of the file and a seek comes.
-    let demuxIdle = Condition()
-
-    private var _demuxer: Demuxer?
-    private var _audio: AudioOutput?
-    /// Set once by the demux thread while opening; read from any thread.
-    var demuxer: Demuxer? {
-        get { threadsLock.withLock { _demuxer } }
-        set { threadsLock.withLock { _demuxer = newValue } }
-    }
-    var audio: AudioOutput? {
-        get { threadsLock.withLock { _audio } }
-        set { threadsLock.withLock { _audio = newValue } }
-    }
-    /// Read by the audio thread when it creates the stream, so it starts corked if asked.
-    let pausedFlag: Atomic<Bool>
-    let volumeState: Mutex<(volume: Double, muted: Bool)>
-    /// One semaphore per spawned thread, signalled when it ends: close() waits on them.
-    /// Only the semaphores are kept, never the thread bodies (which hold `self`): storing
-    /// those once made a cycle that leaked every player with its decoders and threads.
-    var threads: [DispatchSemaphore] = []
-    /// Cancels a blocking open from close(), before the demuxer exists.
-    let openInterrupt: Interrupt
-    let threadsLock = Condition()
-
-    // Main-thread state.
-    var mainClock = PlaybackClock()
-    var mainShownSerial = -1
-    var mainLastEnd: Double = 0
-    /// When the last frame was handed out, for telling a starved picture (slow download).
-    var mainLastShowAt: Double = 0
-    /// The first frame after opening or a seek: its pts and when it was shown.
-    var mainFirstShown: (pts: Double, at: Double) = (0, 0)
-    var mainPaused: Bool
-    var mainVolume: Double
-    var mainMuted: Bool
-
     /// Creates a player and starts opening `url` on its demux thread; `wake` is called from
     /// any thread whenever the main loop should look again.
     public init(url: String, options: PlayerOptions, wake: @escaping @Sendable () -> Void) {
-        Player.quietFFmpeg
-        self.url = url
-        self.options = options
-        self.wake = wake
-        mainPaused = options.startPaused
-        mainVolume = options.volume
-        mainMuted = options.muted
-        pausedFlag = Atomic(options.startPaused)
-        volumeState = Mutex((options.volume, options.muted))
-        openInterrupt = Interrupt(timeout: options.source.networkTimeout)
-        spawn(name: "mv-demux") { [self] in demuxMain() }
+        engine = PlayerEngine(url: url, options: options, wake: wake)
     }
 
-    deinit { close() }
+    deinit { engine.close() }
 
     /// The opening state.
-    public var phase: Phase { shared.withLock { $0.phase } }
-
+    public var phase: Phase { engine.phase }
     /// The media description once open.
-    public var info: MediaInfo? {
-        if case .ready(let i) = phase { return i }
-        return nil
-    }
-
+    public var info: MediaInfo? { engine.info }
     /// A problem met after opening (a network error mid-stream), if any.
-    public var streamError: AVError? { shared.withLock { $0.readError } }
-
+    public var streamError: AVError? { engine.streamError }
     /// Frames that were due but skipped because a later one was due too.
-    public var droppedFrames: Int { dropped.load(ordering: .relaxed) }
-
+    public var droppedFrames: Int { engine.droppedFrames }
     /// How much of the source has arrived, 0...1 (1 for local files).
-    public var bufferedFraction: Double { Double(bufferedPermille.load(ordering: .relaxed)) / 1000 }
-
+    public var bufferedFraction: Double { engine.bufferedFraction }
     /// Whether sound is really playing (false with --no-audio or without PulseAudio).
-    public var hasAudioOutput: Bool { audio != nil && !shared.withLock { $0.audioFailed } }
-
+    public var hasAudioOutput: Bool { engine.hasAudioOutput }
     /// The playback position in seconds.
-    public var position: Double {
-        mainClock.value(at: MonotonicClock.seconds()) ?? 0
-    }
+    public var position: Double { engine.position }
+    /// Playing, but the next picture is late and none is queued (a slow download).
+    public var isStarving: Bool { engine.isStarving }
+    public var isPaused: Bool { engine.isPaused }
+    public var volume: Double { engine.volume }
+    public var isMuted: Bool { engine.isMuted }
 
-    public var isPaused: Bool { mainPaused }
-
-    public func setPaused(_ paused: Bool) {
-        guard paused != mainPaused else { return }
-        mainPaused = paused
-        pausedFlag.store(paused, ordering: .relaxed)
-        mainClock.setPaused(paused, at: MonotonicClock.seconds())
-        audio?.setPaused(paused)
-        wake()
-    }
-
-    /// Seeks to `seconds` (clamped to the media).
-    ///
-    /// The demuxer can only start at a keyframe at or before the target. With `exact`, what
-    /// decodes between that keyframe and the target is decoded but not shown or heard (as
-    /// mpv's precise seeks), so the picture and sound start at the target itself; without,
-    /// playback starts at the keyframe, which is quicker (loops, seeks to 0).
-    public func seek(to seconds: Double, exact: Bool = false) {
-        // NaN or infinity from a caller is no place to go; a finite number is clamped.
-        guard seconds.isFinite else { return }
-        var target = max(0, seconds)
-        if let d = info?.duration { target = min(target, max(0, d - 0.05)) }
-        let s = serial.add(1, ordering: .relaxed).newValue
-        shared.withLock {
-            $0.pendingSeek = target
-            $0.exactSeek = exact ? (s, target) : nil
-            // Int.max means "this stream is not played at all" and must survive a seek: no
-            // thread would ever set it again, and the end would never come (an animated GIF,
-            // which loops by seeking, froze on its last frame after the second pass).
-            if $0.videoEnded != Int.max { $0.videoEnded = -1 }
-            if $0.audioEnded != Int.max { $0.audioEnded = -1 }
-        }
-        videoPackets.removeAll()
-        audioPackets.removeAll()
-        frames.removeAll()
-        audio?.flush(serial: s)
-        mainClock.reset()
-        mainShownSerial = -1
-        mainLastEnd = 0
-        demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
-        wake()
-    }
-
-    /// Playing, but the next picture is late and none is queued: the source cannot keep up
-    /// (a slow or stalled download). The viewer shows its buffering spinner then.
-    public var isStarving: Bool {
-        guard !mainPaused, let info, info.kind == .video, mainShownSerial == serial.load(ordering: .relaxed),
-              frames.count == 0 else { return false }
-        let ended = shared.withLock { $0.videoEnded }
-        guard ended != mainShownSerial, ended != Int.max else { return false }
-        return MonotonicClock.seconds() - mainLastShowAt > 0.5
-    }
-
-    /// Asks the decoder to save work while the picture is small (the thumbnail), or not.
-    public func setLowPower(_ on: Bool) { lowPower.store(on, ordering: .relaxed) }
-
-    public var volume: Double { mainVolume }
-    public var isMuted: Bool { mainMuted }
-
-    public func setVolume(_ v: Double, muted: Bool) {
-        mainVolume = max(0, min(1, v))
-        mainMuted = muted
-        volumeState.withLock { $0 = (mainVolume, muted) }
-        audio?.setVolume(mainVolume, muted: mainMuted)
-    }
-
-    /// Stops every thread and waits for them. Safe to call more than once.
-    public func close() {
-        if aborted.exchange(true, ordering: .relaxed) { return }
-        // The demuxer is only known once opened; this also ends a stalled open at once
-        // (before, close() waited out the whole network timeout, 15 s).
-        openInterrupt.cancel()
-        demuxer?.cancel()
-        videoPackets.abort()
-        audioPackets.abort()
-        frames.abort()
-        audio?.abort()
-        demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
-        // The demux thread may still start the decode threads while we wait for it, so
-        // wait until no thread is left that we have not waited for.
-        var waited = 0
-        while true {
-            let list = threadsLock.withLock { threads }
-            if list.count == waited { break }
-            for done in list[waited...] { done.wait() }
-            waited = list.count
-        }
-        audio = nil
-        demuxer = nil
-    }
-
-    /// FFmpeg's own log lines are for developers; users get one line per failure from us.
-    /// `MEDIAVIEW_FFMPEG_LOG=1` brings them back for debugging.
-    static let quietFFmpeg: Void = {
-        let verbose = ProcessInfo.processInfo.environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
-        av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_QUIET)
-    }()
-
-    func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        threadsLock.withLock { threads.append(done) }
-        NamedThread.start(name: name) {
-            body()
-            done.signal()
-        }
-    }
+    /// The frame to show now, or how long to wait; see `FrameDecision`.
+    public func nextFrame() -> FrameDecision { engine.nextFrame() }
+    public func setPaused(_ paused: Bool) { engine.setPaused(paused) }
+    /// Seeks to `seconds`; `exact` starts picture and sound at the target itself rather
+    /// than at the keyframe before it.
+    public func seek(to seconds: Double, exact: Bool = false) { engine.seek(to: seconds, exact: exact) }
+    /// Decodes more cheaply (no deblocking) while the picture is shown small.
+    public func setLowPower(_ on: Bool) { engine.setLowPower(on) }
+    /// Volume 0...1 and mute, set on the stream in the sound server.
+    public func setVolume(_ volume: Double, muted: Bool) { engine.setVolume(volume, muted: muted) }
+    /// Stops every thread and waits for them. Safe to call more than once, from any thread.
+    public func close() { engine.close() }
 }

@@ -130,7 +130,7 @@ extension MediaView {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let ok = data.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) == raw.count }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if !ok { unlink(path); return nil }
         return path
     }

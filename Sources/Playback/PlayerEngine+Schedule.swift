@@ -1,8 +1,8 @@
 /// Choosing which frame to show, and when, against the master clock.
-extension Player {
+extension PlayerEngine {
     /// The main loop asks this whenever it wakes; it answers with the frame to show, or how
     /// long to sleep. Late frames are dropped (and counted) when a later one is due too.
-    public func nextFrame() -> FrameDecision {
+    func nextFrame() -> FrameDecision {
         let now = MonotonicClock.seconds()
         let current = serial.load(ordering: .relaxed)
         // Once the last sample was heard the sound's position stands still at the end of the

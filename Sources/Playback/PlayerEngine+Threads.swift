@@ -5,7 +5,7 @@ import Glibc
 import Synchronization
 
 /// The demux thread: opening, describing, and reading packets for the decoders.
-extension Player {
+extension PlayerEngine {
     /// Opens the source, describes it, starts the decode threads, then reads packets until
     /// closed, honouring seeks and idling at the end of the file.
     func demuxMain() {

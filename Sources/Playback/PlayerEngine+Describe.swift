@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Working out what a source is before decoding any of it.
-extension Player {
+extension PlayerEngine {
     /// Picks the streams and the kind, and refuses pictures over the pixel budget before a
     /// single frame is allocated.
     func describe(_ d: Demuxer) throws(AVError) -> (video: Int?, audio: Int?, info: MediaInfo) {
@@ -16,8 +16,8 @@ extension Player {
         let format = d.formatName
         var info = MediaInfo(kind: .video, duration: d.duration, width: 0, height: 0, hasAudio: audio != nil,
                              hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
-                             title: Player.tag(ctx.pointee.metadata, "title"),
-                             artist: Player.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+                             title: PlayerEngine.tag(ctx.pointee.metadata, "title"),
+                             artist: PlayerEngine.tag(ctx.pointee.metadata, "artist"), rotation: 0)
         if let a = audio {
             info.audioCodec = String(cString: avcodec_get_name(d.stream(a).pointee.codecpar.pointee.codec_id))
         }
@@ -39,11 +39,11 @@ extension Player {
                               + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
             }
             info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
-            info.rotation = Player.rotation(of: st)
+            info.rotation = PlayerEngine.rotation(of: st)
             info.width = info.rotation % 180 == 0 ? w : h
             info.height = info.rotation % 180 == 0 ? h : w
             info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
-            info.kind = Player.kind(format: format, hasCover: info.hasCoverArt, hasAudio: audio != nil,
+            info.kind = PlayerEngine.kind(format: format, hasCover: info.hasCoverArt, hasAudio: audio != nil,
                                     frames: Int(st.pointee.nb_frames))
         } else {
             info.kind = .audio

@@ -2,7 +2,7 @@ import CFFmpeg
 import Synchronization
 
 /// The decode threads: packets in, frames to the main thread, samples to PulseAudio.
-extension Player {
+extension PlayerEngine {
     /// Where shown output of generation `s` starts: before an exact seek's target frames and
     /// samples are decoded (later frames are predicted from them) but not passed on.
     func outputStart(for s: Int) -> Double? {
