@@ -59,15 +59,20 @@ extension MediaView {
             // Told when the view is presented, so the log reads in the order things show.
             pendingFailure = e
         case .success(let resolved):
-            var o = playerOptions
-            o.startPaused = true
-            o.mediaName = title ?? MediaView.displayName(url)
-            // Issue 5: which caches this source reads and fills.
-            o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: kind, view: self,
-                                                         streamToDisk: shouldCacheStreamedMedia)
             let w = wake
-            player = Player(url: resolved, options: o, wake: { w() })
+            player = Player(url: resolved, options: openingOptions(url: url, resolved: resolved), wake: { w() })
         }
+    }
+
+    /// The player options for opening this view's media (paused, named, cached).
+    func openingOptions(url: String, resolved: String) -> PlayerOptions {
+        var o = playerOptions
+        o.startPaused = true
+        o.mediaName = title ?? MediaView.displayName(url)
+        // Issue 5: which caches this source reads and fills.
+        o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: kind, view: self,
+                                                     streamToDisk: shouldCacheStreamedMedia)
+        return o
     }
 
     func fail(_ e: MediaError) {

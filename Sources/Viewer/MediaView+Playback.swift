@@ -131,6 +131,7 @@ extension MediaView {
         case .finished:
             t = handleEnd(p, now: now, tick: t)
         }
+        if presented && tickDetail() { t.redraw = true }
         return t
     }
 
@@ -186,6 +187,7 @@ extension MediaView {
         pendingFailure = nil
         scaler = nil
         closeSmallPlayers()
+        dropDetail()
         player?.close()
         player = nil
         lastFrame = nil

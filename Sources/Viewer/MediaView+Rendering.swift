@@ -24,6 +24,12 @@ extension MediaView {
     func contentRect(width: Int, height: Int) -> Rect? {
         guard let f = pictureToShow else { return nil }
         var (w, h) = f.displaySize
+        // A still decoded at a reduced size still has its real size: 1:1 and zoom count
+        // its pixels, not the decoded ones.
+        if let info, info.kind == .image, info.width > w, w > 0 {
+            let factor = Double(info.width) / Double(w)
+            (w, h) = (info.width, Int((Double(h) * factor).rounded()))
+        }
         if userRotation % 180 != 0 { swap(&w, &h) }
         guard w > 0, h > 0, width > 0, height > 0 else { return nil }
         let isVideo = info?.kind == .video
@@ -70,7 +76,7 @@ extension MediaView {
             let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
             let scaler = self.scaler ?? Scaler()
             self.scaler = scaler
-            scaler.render(f, into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
+            scaler.render(sharperPicture(than: f, shownAs: r), into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality, rotation: userRotation)
         } else if showsThumbnail, let img = thumbnailImage {
             buffer.clear()

@@ -75,6 +75,12 @@ public final class MediaView {
     public var info: MediaInfo? { player?.info }
     var player: Player?
     var lastFrame: VideoFrame?
+    // A still decoded small for speed, decoded again at full size once shown larger
+    // (MediaView+Detail).
+    var detailPlayer: Player?
+    var detailFrame: VideoFrame?
+    var wantsDetail = false
+    var detailTried = false
     /// Zoom on top of the content mode's scale (1: as the mode says).
     public internal(set) var zoom: Double = 1
     /// Shown at its own pixel size (the 1:1 half of the fit/1:1 toggle).
