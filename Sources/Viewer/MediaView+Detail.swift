@@ -24,14 +24,16 @@ extension MediaView {
     /// Starts the full-size decode when one is wanted and takes its picture when it comes;
     /// true when there is a sharper picture to draw.
     func tickDetail() -> Bool {
-        if wantsDetail, !detailTried, detailPlayer == nil, let url = mediaURL,
-           case .success(let resolved) = MediaView.resolve(url) {
+        // Tried once: a file gone or damaged since keeps its small picture, quietly.
+        if wantsDetail, !detailTried, detailPlayer == nil, let url = mediaURL {
             detailTried = true
-            var o = openingOptions(url: url, resolved: resolved)
-            o.targetSize = nil
-            o.audio = false
-            let w = wake
-            detailPlayer = Player(url: resolved, options: o, wake: { w() })
+            if case .success(let resolved) = MediaView.resolve(url) {
+                var o = openingOptions(url: url, resolved: resolved)
+                o.targetSize = nil
+                o.audio = false
+                let w = wake
+                detailPlayer = Player(url: resolved, options: o, wake: { w() })
+            }
         }
         wantsDetail = false
         guard let dp = detailPlayer else { return false }

@@ -73,4 +73,30 @@ import Playback
         h.pump(seconds: 0.5)
         #expect(!v.detailTried && v.detailPlayer == nil && v.detailFrame == nil)
     }
+
+    @Test("A photo deleted or overwritten while shown keeps its small picture when zoomed, without a failure",
+          arguments: ["deleted", "garbage"])
+    func changedPhotoKeepsSmallPicture(change: String) throws {
+        let copy = Fixtures.directory + "/vt-checker-\(change)-\(getpid()).jpg"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: try Self.fineChecker(), toPath: copy)
+        let h = QueueHarness()
+        let v = MediaView()
+        v.setImage(url: copy)
+        h.queue.queue(mediaView: v)
+        h.pump(seconds: 10) { v.lastFrame != nil }
+        #expect(v.lastFrame != nil)
+        if change == "deleted" {
+            try FileManager.default.removeItem(atPath: copy)
+        } else {
+            try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: copy))
+        }
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        v.toggleFitNative()
+        _ = Self.contrast(v)
+        h.pump(seconds: 3) { v.detailTried && v.detailPlayer == nil }
+        #expect(v.detailTried && v.detailPlayer == nil && v.detailFrame == nil, "the full-size decode did not give up")
+        #expect(v.failure == nil, "a failed second decode must not fail the item that is showing")
+        #expect(v.lastFrame != nil)
+    }
 }
