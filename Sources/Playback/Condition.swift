@@ -48,7 +48,6 @@ final class Condition: @unchecked Sendable {
         return pthread_cond_timedwait(cond, mutex, &ts) != ETIMEDOUT
     }
 
-    func signal() { pthread_cond_signal(cond) }
     func broadcast() { pthread_cond_broadcast(cond) }
 
     func withLock<T>(_ body: () throws -> T) rethrows -> T {

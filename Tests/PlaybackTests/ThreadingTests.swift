@@ -38,14 +38,14 @@ struct ThreadingTests {
         #expect(waited >= 0.19 && waited < 2)
     }
 
-    @Test("a signal from another thread ends a long wait early")
+    @Test("a broadcast from another thread ends a long wait early")
     func signalWakes() {
         let c = Condition()
         nonisolated(unsafe) var ready = false
         NamedThread.start(name: "mv-signaller") {
             usleep(50_000)
             c.withLock { ready = true }
-            c.lock(); c.signal(); c.unlock()
+            c.lock(); c.broadcast(); c.unlock()
         }
         let t0 = MonotonicClock.seconds()
         c.lock()
