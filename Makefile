@@ -94,6 +94,8 @@ run: build
 # Xvfb and a sound server, and keeps `swift test` itself a pure test run.
 test: deps check-swift
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@# The example app is built as a package that depends on this one, as an app would.
+	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
 	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
 		scripts/testenv.sh scripts/run-tests.sh
 

@@ -3,7 +3,7 @@ import PackageDescription
 
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
-/// Dependencies point one way: mediaview -> Viewer -> Windowing, Playback -> C modules.
+/// Dependencies point one way: mediaview -> ViewerProgram -> Viewer -> Windowing, Playback -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
@@ -15,7 +15,9 @@ let package = Package(
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
                        pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse"),
+        // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
+        // (with a warning in every app that depends on the library); the modulemap links it.
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
@@ -23,14 +25,17 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
-        .executableTarget(name: "mediaview", dependencies: ["Viewer"]),
+        // The program's policy: options, the event log, signals, the exit status.
+        .target(name: "ViewerProgram", dependencies: ["Viewer", "Playback"]),
+        .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
-        .executableTarget(name: "FuzzParsers", dependencies: ["Viewer", "Playback", "Windowing"]),
+        .executableTarget(name: "FuzzParsers", dependencies: ["ViewerProgram", "Viewer", "Playback", "Windowing"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         .target(name: "TestSupport", dependencies: ["CX11"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"]),
+        .testTarget(name: "ViewerProgramTests", dependencies: ["ViewerProgram", "TestSupport"]),
         .testTarget(name: "MediaviewTests", dependencies: ["mediaview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import Playback
 import Viewer
+import ViewerProgram
 import Windowing
 
 /// Feeds one input to the parser its first byte selects, and checks the invariants each

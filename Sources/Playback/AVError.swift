@@ -26,7 +26,7 @@ public struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// FFmpeg's text for an error code, with friendlier words for the ones users meet.
     static func describe(_ code: Int32) -> String {
-        if let http = NetworkErrors.httpText(code) { return http }  // issue 5: "HTTP 404 Not Found"
+        if let http = NetworkErrors.httpText(code) { return http }  // "HTTP 404 Not Found", as a browser says it
         switch code {
         case cff_averror_invaliddata: return "not a media file, or damaged"
         case cff_averror(ENOENT): return "no such file"

@@ -9,7 +9,7 @@ final class Demuxer: @unchecked Sendable {
     // @unchecked: the context is used by the demux thread only; `interrupt` is atomic.
     private(set) var ctx: UnsafeMutablePointer<AVFormatContext>
     private let interrupt: Interrupt
-    /// Our own AVIOContext for web media (issue 5); closed after the format context.
+    /// Our own AVIOContext for web media; closed after the format context.
     private let io: CustomIO?
 
     /// What `read` found.
@@ -31,7 +31,7 @@ final class Demuxer: @unchecked Sendable {
         }
         c.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
         interrupt.arm()
-        // Issue 5: web media may come from the caches, or through CachingIO (which copies
+        // Web media may come from the caches, or through CachingIO (which copies
         // it into the cache as it plays); then FFmpeg reads our AVIOContext.
         let route: SourceRoute.Opened
         do {
@@ -76,7 +76,7 @@ final class Demuxer: @unchecked Sendable {
         io?.close()
     }
 
-    /// Why the web download failed, in words, when it did (issue 5).
+    /// Why the web download failed, in words, when it did.
     var ioFailure: AVError? { io?.failure }
 
     /// Makes blocking I/O return at once, from any thread.

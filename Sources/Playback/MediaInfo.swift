@@ -40,7 +40,7 @@ public struct PlayerOptions: Sendable {
     public var audio = true
     /// Show frames as fast as they decode, ignoring timestamps (benchmarks).
     public var untimed = false
-    /// Start paused (the seed's `shouldAutoPlayAfterPresentation == false`).
+    /// Start paused (a view with `shouldAutoPlayAfterPresentation == false`).
     public var startPaused = false
     /// Initial volume 0...1 and mute.
     public var volume: Double = 1

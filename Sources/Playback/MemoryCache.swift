@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Downloaded images and GIFs kept in memory: the desktop form of the seed's NSCache.
+/// Downloaded images and GIFs kept in memory: the desktop form of MediaView's NSCache.
 ///
 /// A least-recently-used map from the full URL to the file's bytes, with a byte budget.
 /// Showing the same web picture again in one process opens it from here (through

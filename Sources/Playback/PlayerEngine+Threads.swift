@@ -175,7 +175,7 @@ extension PlayerEngine {
                 if aborted.load(ordering: .relaxed) { return }
                 if isNetwork {
                     // A broken download is a failure of the item, not a short file.
-                    let why = d.ioFailure?.message ?? AVError.describe(e.code)  // issue 5: CachingIO's words
+                    let why = d.ioFailure?.message ?? AVError.describe(e.code)  // CachingIO's words say what the network did
                     shared.withLock { $0.readError = AVError(code: e.code, message: "\(Demuxer.displayName(url)): download failed: \(why)") }
                 } else if !anyPacket {
                     shared.withLock { $0.readError = e }

@@ -220,10 +220,9 @@ final class PlayerEngine: @unchecked Sendable {
     }
 
     /// FFmpeg's own log lines are for developers; users get one line per failure from us.
-    /// `MEDIAVIEW_FFMPEG_LOG=1` brings them back for debugging.
+    /// An app brings them back for debugging with `FFmpegLog.showsFFmpegLines`.
     static let quietFFmpeg: Void = {
-        let verbose = ProcessInfo.processInfo.environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
-        av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_QUIET)
+        if !FFmpegLog.showsFFmpegLines { av_log_set_level(AV_LOG_QUIET) }
     }()
 
     func spawn(name: String, _ body: @escaping @Sendable () -> Void) {

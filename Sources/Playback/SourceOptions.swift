@@ -12,7 +12,7 @@ public struct SourceOptions: Sendable {
     /// Decode threads for libavcodec; 0 lets it choose from the cores.
     public var decodeThreads: Int = 0
 
-    // Caching (issue 5). Set by the viewer; with none of them, web media is read straight.
+    // Caching. Set by the viewer; with none of them, web media is read straight.
     /// Disk cache for web media: read before the network, written while streaming.
     public var cache: MediaCache?
     /// The cache directory a download of this source is filed under.

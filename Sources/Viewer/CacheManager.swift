@@ -4,19 +4,20 @@ import Glibc
 import Playback
 import Synchronization
 
-/// The viewer's caches, as the seed's `CacheManager`: web images and GIFs in memory, and
+/// The viewer's caches, as MediaView's `CacheManager`: web images and GIFs in memory, and
 /// every kind of web media on disk under `$XDG_CACHE_HOME/mediaview` (or `directory`).
 ///
 /// The disk cache is opened on first need. If its directory cannot be made private and
 /// writable, media plays without it and one warning says so.
 @MainActor
 public final class CacheManager {
+    /// The manager every view uses.
     public static let shared = CacheManager()
 
     /// The cache's subdirectories (`.all` for every one).
     public typealias Directory = MediaCache.Directory
 
-    /// Keep downloaded web media in the caches (the seed's `cacheMediaWhenDownloaded`).
+    /// Keep downloaded web media in the caches.
     public var cacheMediaWhenDownloaded = true
     /// Root of the disk cache; changing it reopens the cache there.
     public var directory: String = MediaCache.defaultRoot {
@@ -38,6 +39,7 @@ public final class CacheManager {
     private var disk: MediaCache?
     private var warned = false
 
+    /// A manager of its own, for an app that keeps caches apart.
     public init() {}
 
     /// The disk cache, opened (and made private) on first use; nil when caching is off or
@@ -61,6 +63,18 @@ public final class CacheManager {
 
     /// The complete cached copy of `url`, if there is one.
     public func cachedPath(for url: String) -> String? { diskCache?.lookup(url) }
+
+    /// Whether downloaded web media is kept in the caches, for the shared manager (as
+    /// `CacheManager.cacheMediaWhenDownloaded = true` in MediaView).
+    public static var cacheMediaWhenDownloaded: Bool {
+        get { shared.cacheMediaWhenDownloaded }
+        set { shared.cacheMediaWhenDownloaded = newValue }
+    }
+
+    /// Deletes the shared manager's cached files: one directory's, or `.all`.
+    public static func clear(directory: Directory) {
+        shared.clear(directory: directory)
+    }
 
     /// Deletes cached files: one directory's, or `.all`. The memory cache goes with `.all`
     /// and `.image`.
@@ -130,7 +144,7 @@ public final class CacheManager {
     }
 }
 
-/// Preloading and the `didDownload...` callbacks (issue 5).
+/// Preloading and the `didDownload...` callbacks.
 extension MediaView {
     /// Downloads this view's web video into the disk cache in the background;
     /// `didDownloadVideo` fires on the main thread when the file is complete.
@@ -145,7 +159,7 @@ extension MediaView {
     /// Starts a preload when `shouldPreloadPlayableMedia` asks for it (the queue calls this
     /// when the view is queued).
     func preloadIfWanted() {
-        guard shouldPreloadPlayableMedia else { return }
+        guard settings.shouldPreloadPlayableMedia else { return }
         switch kind {
         case .video: preloadVideo()
         case .audio: preloadAudio()
@@ -156,7 +170,7 @@ extension MediaView {
     private func preload(into directory: CacheManager.Directory, kind: MediaKind) {
         guard preloader == nil, let url = mediaURL, SourceOptions.isNetwork(url),
               let cache = CacheManager.shared.diskCache else { return }
-        var o = playerOptions.source
+        var o = settings.playerOptions.source
         o.cache = cache
         o.cacheDirectory = directory
         let w = wake

@@ -17,6 +17,7 @@ public struct InputBindings: Equatable, Sendable {
     /// Keys this table explicitly unbinds (`KEY ignore`); applied when merged over another.
     public private(set) var unbound: Set<String>
 
+    /// A table of these bindings; keys both bound and unbound stay bound.
     public init(commands: [String: PlayerCommand] = [:], unbound: Set<String> = []) {
         self.commands = commands
         self.unbound = unbound.subtracting(commands.keys)
@@ -98,7 +99,7 @@ public struct InputBindings: Equatable, Sendable {
     /// Where the user's input.conf lives: `$XDG_CONFIG_HOME/mediaview/input.conf`, or
     /// `~/.config/mediaview/input.conf` when XDG_CONFIG_HOME is unset or not absolute
     /// (the XDG spec says to ignore relative values). Nil when not even HOME is known.
-    public static func userFilePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func userFilePath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return config + "/mediaview/input.conf"
         }
@@ -108,25 +109,19 @@ public struct InputBindings: Equatable, Sendable {
         return nil
     }
 
-    /// Loads the bundled defaults and merges the user's file over them.
+    /// The built-in bindings, parsed from `defaultText`.
+    public static let defaults: InputBindings = {
+        // The built-in table has nothing beneath it, so its `ignore` lines have no effect.
+        InputBindings(commands: parse(defaultText, source: "built-in bindings").bindings.commands)
+    }()
+
+    /// The built-in bindings with the user's file laid over them.
     ///
-    /// A missing user file is normal and not a problem; a missing or unreadable defaults
-    /// file is, since it means a broken installation. `userFile` defaults to
-    /// `userFilePath()`; pass `--input-conf`'s value to use another file.
-    public static func load(defaultsAt defaultsPath: String, userFile: String? = userFilePath())
-        -> (bindings: InputBindings, problems: [String])
-    {
+    /// A missing user file is normal and not a problem; an unreadable one or a bad line is,
+    /// and is reported while everything else still loads.
+    public static func load(userFile: String?) -> (bindings: InputBindings, problems: [String]) {
         var problems: [String] = []
-        var bindings = InputBindings()
-        switch read(defaultsPath) {
-        case .success(let text):
-            let parsed = parse(text, source: defaultsPath)
-            // Defaults have nothing beneath them, so their `ignore` lines have no effect.
-            bindings = InputBindings(commands: parsed.bindings.commands)
-            problems += parsed.problems
-        case .failure(let reason):
-            problems.append("\(defaultsPath): \(reason.message)")
-        }
+        var bindings = defaults
         guard let userFile else { return (bindings, problems) }
         switch read(userFile) {
         case .success(let text):

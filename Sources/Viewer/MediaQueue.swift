@@ -1,15 +1,15 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
+import Playback
 import Windowing
 
-/// The queue of views presented one at a time, fullscreen: `MediaQueue.shared`, as in the
-/// seed.
+/// The queue of views presented one at a time: `MediaQueue.shared`, as MediaView users
+/// know it.
 ///
 /// Whenever nothing is presented and views wait, the first one is presented; the one after
-/// it is prepared (opened and decoded, paused) so that `presentNext` is instant.
+/// it is prepared (opened and decoded, paused) so that `presentNext` is instant. `run()`
+/// runs the main loop, which also runs the app's own main-queue work and timers.
 @MainActor
 public final class MediaQueue {
+    /// The queue an app normally uses.
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
@@ -18,53 +18,71 @@ public final class MediaQueue {
     public private(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
     private(set) var history: [MediaView] = []
-    /// Where views are shown; made on first need.
-    var presenter: Presenter?
-    /// How the presenter window is made; set before the first view is presented.
+    /// The next view, opened ahead of time.
+    private(set) var prepared: MediaView?
+    /// How the window is made and when the loop ends; set before the first view shows.
     public var presentation = PresentationOptions()
+    /// The X connection, the loop and the window, made on first need.
+    var screen: Screen?
+    /// Descriptors the app asked the loop to watch, kept for a loop made later.
+    var watches: [Int32: () -> Void] = [:]
+    /// Frames shown, frames dropped and time, for the program's summary.
+    var counters = Counters()
+    var quitRequested = false
 
+    /// The X side of a queue: one connection, its loop, and the stage that shows the queue.
+    struct Screen {
+        let display: XDisplay
+        let loop: EventLoop
+        let router: CommandRouter
+        let stage: Stage
+    }
+
+    /// A new, empty queue.
     public init() {}
 
     /// Adds a view; presents it if nothing was presented.
     public func queue(mediaView: MediaView) {
         guard !views.contains(where: { $0 === mediaView }) else { return }
         views.append(mediaView)
-        mediaView.preloadIfWanted()  // issue 5: shouldPreloadPlayableMedia
-        if current == nil { presentFirst(animated: false) }
+        mediaView.preloadIfWanted()
+        if current == nil { presentFirst() }
+        else if views.count == 2 { prepare(views[1]) }
     }
 
     /// Removes a waiting view (not the presented one; dismiss that).
     public func dequeue(mediaView: MediaView) {
         guard mediaView !== current else { return }
         views.removeAll { $0 === mediaView }
+        if prepared === mediaView { unprepare() }
     }
 
-    /// Jumps the queue: dismisses the current view and presents `mediaView` now.
+    /// Jumps the queue: dismisses the current view and presents `mediaView` now. The view
+    /// already on screen stays as it is.
     public func present(mediaView: MediaView, animated: Bool = true) {
+        guard mediaView !== current else { return }
         if let c = current { dismiss(c, keepInHistory: true) }
         views.removeAll { $0 === mediaView }
         views.insert(mediaView, at: 0)
-        presentFirst(animated: animated)
+        presentFirst()
     }
 
     /// Dismisses the current view, then presents the next one, if any.
     public func presentNext() {
         guard let c = current else { return }
         dismiss(c, keepInHistory: true)
-        presentFirst(animated: false)
+        presentFirst()
     }
 
-    /// Goes back to the view dismissed last.
+    /// Goes back to the view dismissed last; the current one waits again, first in line.
     public func presentPrevious() {
         guard let prev = history.popLast() else { return }
         if let c = current {
             dismiss(c, keepInHistory: false)
             views.insert(c, at: 0)
-            c.rewind()
         }
-        prev.rewind()
         views.insert(prev, at: 0)
-        presentFirst(animated: false)
+        presentFirst()
     }
 
     /// Dismisses the current view; `completion` runs after it is gone.
@@ -72,7 +90,23 @@ public final class MediaQueue {
         guard let c = current else { completion?(); return }
         dismiss(c, keepInHistory: true)
         completion?()
-        presentFirst(animated: false)
+        presentFirst()
+    }
+
+    /// Ends `run()` at its next turn.
+    public func quit() {
+        quitRequested = true
+        screen?.loop.wake()
+    }
+
+    /// Closes every view's player and the window (the end of the program).
+    public func shutdown() {
+        for v in views + history { v.resetMedia() }
+        current = nil
+        prepared = nil
+        views.removeAll()
+        history.removeAll()
+        screen = nil
     }
 
     private func dismiss(_ v: MediaView, keepInHistory: Bool) {
@@ -80,71 +114,72 @@ public final class MediaQueue {
         views.removeAll { $0 === v }
         current = nil
         v.pause()
-        presenter?.didDismiss(v)
+        counters.droppedBefore += v.session?.droppedFrames ?? 0
+        screen?.stage.clear()
         v.notify { $0.didDismiss(mediaView: v) }
         if keepInHistory { history.append(v) }
-        v.releasePlayer()
+        // Off screen, a view holds no threads, sound stream or pictures.
+        v.releaseSession()
     }
 
-    private func presentFirst(animated: Bool) {
-        guard current == nil, let v = views.first else { return }
-        guard let p = presenterOrNil() else { return }
+    private func presentFirst() {
+        guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
+        if prepared === v { prepared = nil }
         current = v
         v.notify { $0.willPresent(mediaView: v) }
-        p.present(v)
+        stage.show(v)
+        if v.settings.shouldAutoPlayAfterPresentation { v.play() }
+        stage.growFromOrigin(v)
         v.notify { $0.didPresent(mediaView: v) }
-        if views.count > 1 { p.prefetch(views[1]) }
+        if views.count > 1 { prepare(views[1]) } else { unprepare() }
     }
 
-    func presenterOrNil() -> Presenter? {
-        if presenter == nil {
-            do {
-                presenter = try Presenter(queue: self, options: presentation)
-            } catch {
-                presentation.onError?(error.message)
-                return nil
-            }
+    /// Opens `v` ahead of time, letting go of a view prepared before that is no longer next.
+    private func prepare(_ v: MediaView) {
+        guard prepared !== v, let s = screen else { return }
+        unprepare()
+        let loop = s.loop
+        v.wake = { loop.wake() }
+        v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
+        v.prepare()
+        prepared = v
+    }
+
+    private func unprepare() {
+        if let p = prepared, p !== current { p.releaseSession() }
+        prepared = nil
+    }
+
+    /// Carries out a command that acts on the queue.
+    func perform(_ c: PlayerCommand) {
+        switch c {
+        case .next: presentNext()
+        case .previous: presentPrevious()
+        case .quit: quit()
+        default: break
         }
-        return presenter
     }
-
-    /// Runs the main loop until the queue is empty (with `autoExit`) or the user quits.
-    /// Returns false when no window could be made.
-    @discardableResult
-    public func run() -> Bool {
-        guard let p = presenterOrNil() else { return false }
-        p.run()
-        return true
-    }
-
-    /// Closes every view's player and the window (end of the program).
-    public func shutdown() {
-        for v in views { v.resetMedia() }
-        for v in history { v.resetMedia() }
-        current = nil
-        views.removeAll()
-        history.removeAll()
-        presenter = nil
-    }
-
-    /// Ends `run()` at its next turn.
-    public func quit() { presenter?.quitRequested = true }
 }
 
 /// How the presenting window is made and when the loop ends.
 public struct PresentationOptions {
+    /// A window of `geometry`'s size instead of fullscreen.
     public var windowed = false
+    /// The windowed size, and its place when given.
     public var geometry: (width: Int, height: Int, x: Int?, y: Int?)?
-    /// Embed into this foreign window (`--wid`).
+    /// Embed into this foreign window (an X window id).
     public var parentWindow: UInt?
     /// Quit when the queue is done.
     public var autoExit = false
+    /// Move on to the next view when the current one has played or failed, as a media
+    /// player does; off, a finished view stays until the user moves on.
+    public var advancesAutomatically = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
-    /// Show frames as fast as they decode.
-    public var benchmark = false
-    public var bindings = InputBindings()
+    /// Keys and mouse buttons to commands; the built-in table unless replaced.
+    public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

@@ -1,41 +1,75 @@
-/// What a `MediaView` tells its owner, with the seed's names.
+/// What a `MediaView` tells its owner, with MediaView's names.
 ///
 /// Every method has a default that does nothing, so an adopter implements only what it
-/// needs (the MetovaBase rule: optional handlers). All calls arrive on the main thread.
+/// needs. All calls arrive on the main actor.
 @MainActor
 public protocol MediaViewDelegate: AnyObject {
+    /// How far the view is along a minimize or dismiss motion, 0...1: every frame of a drag
+    /// and of every animation, ending at exactly 0 or 1.
     func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double)
+    /// Playback started or resumed.
     func didPlayMedia(for mediaView: MediaView)
+    /// The media cannot be shown; `failure` on the view says why.
+    func didFailToPlayMedia(for mediaView: MediaView)
+    /// The media cannot be shown, and why (called right after `didFailToPlayMedia(for:)`).
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError)
+    /// The first picture of a presented view reached the screen (for sound, the indicator).
+    func didShowFirstFrame(for mediaView: MediaView)
+    /// Playback paused.
     func didPauseMedia(for mediaView: MediaView)
+    /// The view is about to be put on screen.
     func willPresent(mediaView: MediaView)
+    /// The view is on screen.
     func didPresent(mediaView: MediaView)
+    /// The view is about to leave the screen.
     func willDismiss(mediaView: MediaView)
+    /// The view left the screen.
     func didDismiss(mediaView: MediaView)
+    /// Video or audio played to its end; `didLoop` says it starts again.
     func didFinishPlayableMedia(for mediaView: MediaView, withLoop didLoop: Bool)
+    /// A minimize or restore motion is about to start.
     func willChangeMinimization(for mediaView: MediaView)
+    /// A minimize or restore motion moved the view for the first time.
     func didChangeMinimization(for mediaView: MediaView)
+    /// The motion is about to settle, minimized or not.
     func willEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool)
+    /// The motion settled, minimized or not.
     func didEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool)
+    /// A dismissing drag is about to start.
     func willChangeDismissing(for mediaView: MediaView)
+    /// A dismissing drag moved the view for the first time.
     func didChangeDismissing(for mediaView: MediaView)
+    /// The dismissing drag is about to settle: thrown away or back.
     func willEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool)
+    /// The dismissing drag settled: thrown away or back.
     func didEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool)
+    /// The media opened and has a picture of this size.
     func mediaView(_ mediaView: MediaView, didSetImage size: (width: Int, height: Int))
+    /// A web image is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadImage path: String)
+    /// A web video is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadVideo path: String)
+    /// Web audio is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadAudio path: String)
+    /// A web GIF is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadGif path: String)
+    /// The screen or the media is about to turn.
     func mediaViewWillRotate(_ mediaView: MediaView)
+    /// The screen or the media turned.
     func mediaViewDidRotate(_ mediaView: MediaView)
+    /// The user clicked the title.
     func handleTitleSelection(in mediaView: MediaView)
+    /// The user clicked the details.
     func handleDetailsSelection(in mediaView: MediaView)
 }
 
+/// Every callback does nothing unless the delegate implements it.
 public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {}
     func didPlayMedia(for mediaView: MediaView) {}
+    func didFailToPlayMedia(for mediaView: MediaView) {}
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {}
+    func didShowFirstFrame(for mediaView: MediaView) {}
     func didPauseMedia(for mediaView: MediaView) {}
     func willPresent(mediaView: MediaView) {}
     func didPresent(mediaView: MediaView) {}
@@ -63,7 +97,10 @@ public extension MediaViewDelegate {
 
 /// Why a view could not show its media: one line a user understands.
 public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The reason, as one line.
     public let message: String
+    /// An error with this reason.
     public init(_ message: String) { self.message = message }
+    /// The reason.
     public var description: String { message }
 }

@@ -5,6 +5,7 @@
 /// same canonical form, so `--list-bindings` output is itself a valid input.conf.
 /// `ignore`, which unbinds a key, is not a command: the binding table handles it.
 public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
+    /// Play when paused, pause when playing.
     case togglePause
     /// Relative seek; negative goes back.
     case seek(seconds: Double)
@@ -12,12 +13,17 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seekAbsolutePercent(Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
+    /// Mute or unmute.
     case toggleMute
+    /// Present the next item.
     case next
+    /// Go back to the item before.
     case previous
     /// Dismiss the current item, as the close button does.
     case dismiss
+    /// Fullscreen or windowed.
     case toggleFullscreen
+    /// Loop or not.
     case toggleLoop
     /// Rotate the media clockwise by a multiple of 90 degrees (negative: anticlockwise).
     case rotate(degrees: Int)
@@ -35,10 +41,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case minimize
     /// Back from the thumbnail to fullscreen.
     case restore
+    /// End the program (the queue's loop).
     case quit
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// What is wrong, to follow `file:line: `.
         public let description: String
     }
 

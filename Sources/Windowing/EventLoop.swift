@@ -1,16 +1,33 @@
 import CX11
 import Glibc
 
-/// The one wake-driven main loop: it sleeps in `poll` on the X connection and a wake pipe,
-/// with the next deadline as the timeout. No fixed-rate timer ever runs.
+/// What one turn of a loop decided: sleep until a deadline (nil: until something happens),
+/// or stop.
+public enum LoopStep: Equatable, Sendable {
+    case wait(Double?)
+    case stop
+}
+
+/// The one wake-driven main loop: it sleeps in `poll` on the X connection, a wake pipe, the
+/// app's own descriptors and the main dispatch queue, with the next deadline as the timeout.
+/// No fixed-rate timer ever runs.
+///
+/// An app built on the viewer schedules its own work the usual ways (`DispatchQueue.main`,
+/// `Task { @MainActor in }`, `Task.sleep`, dispatch timers); the loop runs that work between
+/// its turns, so a timer fires on time while a video plays.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked: only `wake()` is called from other threads, and it touches nothing but
-    // the pipe's write end (a file descriptor, written with a syscall).
+    // the pipe's write end (a file descriptor, written with a syscall). Everything else is
+    // used from the thread that runs the loop.
     let display: XDisplay
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var windows: [UInt: (window: XWindow, surface: Surface?)] = [:]
     private var lastKeyRelease: (code: UInt32, time: UInt)?
+    /// Descriptors the app added, with what to do when they can be read.
+    private(set) var watched: [Int32: () -> Void] = [:]
+    /// The main dispatch queue's wake-up descriptor, when this loop runs that queue's work.
+    private let mainQueue: MainQueuePort?
 
     public init(display: XDisplay) throws(XError) {
         self.display = display
@@ -22,6 +39,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
+        mainQueue = MainQueuePort.forThisThread()
     }
 
     deinit {
@@ -29,13 +47,21 @@ public final class EventLoop: @unchecked Sendable {
         close(wakeWrite)
     }
 
-    /// The pipe's write end, for signal handlers (a write is async-signal-safe).
-    var wakeDescriptor: Int32 { wakeWrite }
-
     /// Makes the loop look again; safe from any thread (decoders call it for new frames).
     public func wake() {
         var b: UInt8 = 1
         _ = Glibc.write(wakeWrite, &b, 1)
+    }
+
+    /// Adds a descriptor to the loop: `onReadable` runs on the loop's thread whenever it can
+    /// be read (a socket, a bus connection, a signal pipe). Watching it again replaces it.
+    public func watch(_ fd: Int32, onReadable: @escaping () -> Void) {
+        watched[fd] = onReadable
+    }
+
+    /// Takes a descriptor out of the loop (before the app closes it).
+    public func unwatch(_ fd: Int32) {
+        watched[fd] = nil
     }
 
     /// Registers a window so its events and SHM completions are routed.
@@ -47,18 +73,38 @@ public final class EventLoop: @unchecked Sendable {
         windows[window.id] = nil
     }
 
-    /// Sleeps until an X event, a wake, or `timeout` seconds (nil: no limit).
+    /// Sleeps until an X event, a wake, a watched descriptor, work on the main dispatch
+    /// queue, or `timeout` seconds (nil: no limit); then runs the app's work that came due.
     public func wait(timeout: Double?) {
+        mainQueue?.run()
         if XPending(display.raw) > 0 { return }
         var fds = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let q = mainQueue { fds.append(pollfd(fd: q.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let extra = Array(watched.keys)
+        for fd in extra { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
-        _ = poll(&fds, 2, ms)
-        if fds[1].revents != 0 {
-            var buf = [UInt8](repeating: 0, count: 64)
-            while read(wakeRead, &buf, buf.count) > 0 {}
+        _ = poll(&fds, nfds_t(fds.count), ms)
+        if fds[1].revents != 0 { drainWakePipe() }
+        let firstExtra = mainQueue == nil ? 2 : 3
+        for (i, fd) in extra.enumerated() where fds[firstExtra + i].revents != 0 {
+            watched[fd]?()
         }
+        mainQueue?.run()
     }
+
+    /// Empties the wake pipe; a wake only says "look again", however many came.
+    func drainWakePipe() {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buf, buf.count) > 0 {}
+    }
+
+    /// The descriptors the loop sleeps on besides the app's: the X connection and the wake
+    /// pipe.
+    var coreDescriptors: (x: Int32, wake: Int32) { (display.fileDescriptor, wakeRead) }
+
+    /// Whether Xlib already holds events read off the connection, which poll cannot see.
+    var hasQueuedEvents: Bool { XEventsQueued(display.raw, QueuedAlready) > 0 }
 
     /// Takes every queued X event and returns the ones the viewer handles, by window.
     public func pendingEvents() -> [(window: UInt, event: WindowEvent)] {

@@ -1,7 +1,5 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
-import Viewer
+import ViewerProgram
 
-// The program is a thin shell: everything it does lives in the Viewer library.
+// The program is a thin shell: its policy lives in ViewerProgram, the viewer in Viewer.
 exit(ViewerApp.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -4,10 +4,6 @@ import Testing
 
 /// input.conf parsing, merging and listing, and the player commands behind it.
 @Suite struct InputBindingsTests {
-    static let defaultsPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("assets/input.conf").path
-
     @Test func commandsParseAndPrintBack() throws {
         let cases: [(String, PlayerCommand)] = [
             ("cycle pause", .togglePause), ("seek 5", .seek(seconds: 5)), ("seek -60", .seek(seconds: -60)),
@@ -122,7 +118,7 @@ import Testing
     }
 
     @Test func bundledDefaultsLoadCleanly() throws {
-        let text = try String(contentsOfFile: Self.defaultsPath, encoding: .utf8)
+        let text = InputBindings.defaultText
         let (bindings, problems) = InputBindings.parse(text, source: "input.conf")
         #expect(problems.isEmpty)
         // SPEC's keyboard row: space pause, arrows seek, f fullscreen, m mute, n/p, q quit.
@@ -147,22 +143,22 @@ import Testing
         try "q ignore\nSPACE playlist-next\nbogus-key quit\n".write(toFile: userFile, atomically: true, encoding: .utf8)
 
         #expect(InputBindings.userFilePath(environment: ["XDG_CONFIG_HOME": directory.path, "HOME": "/h"]) == userFile)
-        let (bindings, problems) = InputBindings.load(defaultsAt: Self.defaultsPath, userFile: userFile)
+        let (bindings, problems) = InputBindings.load(userFile: userFile)
         #expect(problems == ["\(userFile):3: unknown key 'bogus-key'"])
         #expect(bindings.command(for: "SPACE") == .next)
         #expect(bindings.command(for: "q") == nil)
         #expect(bindings.command(for: "f") == .toggleFullscreen)
     }
 
-    @Test func loadToleratesAMissingUserFileButNotMissingDefaults() {
+    @Test("A library user has the default bindings with no file on disk, and a missing user file is no problem")
+    func defaultsNeedNoFiles() {
         let missing = "/nonexistent-\(UUID().uuidString)/input.conf"
-        let withDefaults = InputBindings.load(defaultsAt: Self.defaultsPath, userFile: missing)
+        let withDefaults = InputBindings.load(userFile: missing)
         #expect(withDefaults.problems.isEmpty)
         #expect(withDefaults.bindings.command(for: "SPACE") == .togglePause)
-
-        let broken = InputBindings.load(defaultsAt: missing, userFile: nil)
-        #expect(broken.problems == ["\(missing): cannot read: no such file"])
-        #expect(broken.bindings.commands.isEmpty)
+        #expect(InputBindings.defaults.command(for: "Ctrl+DOWN") == .minimize)
+        #expect(InputBindings.parse(InputBindings.defaultText, source: "built-in").problems.isEmpty)
+        #expect(PresentationOptions().bindings == InputBindings.defaults)
     }
 
     @Test func userFilePathFollowsXDG() {

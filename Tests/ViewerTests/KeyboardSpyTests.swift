@@ -8,10 +8,10 @@ import Testing
 @MainActor
 struct KeyboardSpyTests {
     final class Agent: KeyboardSpyAgent {
-        var keyboardEventsToSpyOn: Set<KeyboardSpyEvent>
+        var keyboardEventsToSpyOn: [KeyboardSpyEvent]
         var heard: [(KeyboardSpyEvent, String?)] = []
         let onCall: () -> Void
-        init(_ events: Set<KeyboardSpyEvent>, onCall: @escaping () -> Void = {}) {
+        init(_ events: [KeyboardSpyEvent], onCall: @escaping () -> Void = {}) {
             keyboardEventsToSpyOn = events
             self.onCall = onCall
         }
@@ -21,8 +21,11 @@ struct KeyboardSpyTests {
         }
     }
 
-    /// An agent that only uses the protocol's defaults.
-    final class Quiet: KeyboardSpyAgent {}
+    /// An agent that declares its events as KeyboardSpy's README does and uses the default
+    /// handler.
+    final class Quiet: KeyboardSpyAgent {
+        internal var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.keyPress]
+    }
 
     func key(_ name: String, press: Bool = true) -> KeyEvent {
         KeyEvent(isPress: press, keysym: 0x61, name: name, text: name, modifiers: 0, isAutoRepeat: false, time: 1, window: 7)
@@ -71,7 +74,7 @@ struct KeyboardSpyTests {
         #expect(a.heard.count == 1)
     }
 
-    @Test("Default handlers: an agent with none of its own wants key presses and ignores them")
+    @Test("Default handler: an agent with an array of events and no handler of its own is kept and ignores them")
     func defaults() {
         let spy = KeyboardSpy()
         let q = Quiet()

@@ -34,7 +34,7 @@ struct MediaViewTests {
             called += 1
         }
         q.queue(mediaView: v)
-        pump(q, seconds: 5) { called > 0 && v.lastFrame != nil }
+        pump(q, seconds: 5) { called > 0 && v.session?.frame != nil }
         #expect(called == 1)
         #expect(v.info?.width == 80 && v.info?.height == 60)
     }
@@ -58,13 +58,13 @@ struct MediaViewTests {
         let v = MediaView()
         v.setImage(url: try Fixtures.solidImage("red", width: 64, height: 48))
         q.queue(mediaView: v)
-        pump(q, seconds: 5) { v.lastFrame != nil }
-        #expect(v.lastFrame != nil)
+        pump(q, seconds: 5) { v.session?.frame != nil }
+        #expect(v.session?.frame != nil)
         v.resetMedia()
-        #expect(v.player == nil && v.lastFrame == nil && v.mediaURL == nil && v.failure == nil)
+        #expect(v.session?.player == nil && v.session?.frame == nil && v.mediaURL == nil && v.failure == nil)
         v.setImage(url: try Fixtures.solidImage("blue", width: 64, height: 48))
-        pump(q, seconds: 5) { v.lastFrame != nil }
-        let c = try #require(v.lastFrame).averageColor()
+        pump(q, seconds: 5) { v.session?.frame != nil }
+        let c = try #require(v.session?.frame).averageColor()
         #expect(c.b > 200 && c.r < 40, "the new image shows, not the old one: \(c)")
     }
 
@@ -98,9 +98,9 @@ struct MediaViewTests {
         let v = MediaView()
         v.setGIF(data: data)
         q.queue(mediaView: v)
-        pump(q, seconds: 5) { v.lastFrame != nil }
+        pump(q, seconds: 5) { v.session?.frame != nil }
         #expect(v.info?.kind == .animated)
-        let tmp = try #require(v.tempFiles.first)
+        let tmp = try #require(v.content.files.paths.first)
         v.resetMedia()
         #expect(!FileManager.default.fileExists(atPath: tmp), "the temporary copy is removed on reset")
     }

@@ -30,7 +30,7 @@ struct PresentationTests {
         v.playerOptions.audio = false
         try configure(v)
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.lastFrame != nil || v.failure != nil }
+        h.pump(seconds: 5) { v.session?.frame != nil || v.failure != nil }
         h.pump(seconds: 0.1)
         return (h, v, calls)
     }
@@ -42,12 +42,12 @@ struct PresentationTests {
         let (h1, _, _) = try shown { $0.setImage(url: wide) }
         let fit = try h1.grab()
         #expect(fit.matches(160, 10, 0x000000) && fit.matches(160, 120, 0xFF0000), "bars above and below")
-        let (h2, _, _) = try shown { v in v.contentMode = .aspectFill; v.setImage(url: wide) }
+        let (h2, _, _) = try shown { v in v.contentMode = .scaleAspectFill; v.setImage(url: wide) }
         let fill = try h2.grab()
         #expect(fill.fraction(matching: 0xFF0000, x: 0, y: 0, width: 320, height: 60) > 0.95, "no bar: filled")
         let wideVideo = try Fixtures.solidVideo("blue", width: 320, height: 120, seconds: 2)
         let (h3, _, _) = try shown { v in
-            v.contentMode = .aspectFill
+            v.contentMode = .scaleAspectFill
             v.videoAspectFit = true
             v.shouldAutoPlayAfterPresentation = false
             v.setVideo(url: wideVideo)
@@ -64,8 +64,8 @@ struct PresentationTests {
             v.setTitle("Title", details: "Details")
             v.setVideo(url: clip)
         }
-        let p = try #require(h.queue.presenter)
-        p.controlsUntil = MonotonicClock.seconds() + 60
+        let p = try #require(h.queue.screen?.stage)
+        p.controls.until = MonotonicClock.seconds() + 60
         h.click(x: 40, y: 20 + 20)
         h.click(x: 40, y: 20 + 55)
         h.click(x: 40, y: 10)
@@ -85,10 +85,10 @@ struct PresentationTests {
             v.swipeMode = .none
             v.setImage(url: image)
         }
-        let p = try #require(h.queue.presenter)
-        p.controlsUntil = MonotonicClock.seconds() + 60
+        let p = try #require(h.queue.screen?.stage)
+        p.controls.until = MonotonicClock.seconds() + 60
         let bounds = Rect(x: 0, y: 0, width: 320, height: 240)
-        let r = try #require(v.closeButtonRect(in: bounds), "no swipe mode: the button cannot hide")
+        let r = try #require(v.session?.closeButtonRect(in: bounds), "no swipe mode: the button cannot hide")
         #expect(r.y >= 30, "below the top buffer")
         p.needsRedraw = true
         h.pump(seconds: 0.1)
@@ -96,7 +96,7 @@ struct PresentationTests {
         #expect(img.fraction(matching: 0xFFFFFF, x: r.x, y: r.y, width: r.width, height: r.height, tolerance: 20) < 0.7,
                 "the button is drawn over the white picture")
         v.swipeMode = .minimize
-        #expect(v.closeButtonRect(in: bounds) == nil, "with a swipe mode it may hide")
+        #expect(v.session?.closeButtonRect(in: bounds) == nil, "with a swipe mode it may hide")
         // Clicking it dismisses the view.
         v.swipeMode = .none
         h.click(x: r.x + r.width / 2, y: r.y + r.height / 2)
@@ -122,7 +122,7 @@ struct PresentationTests {
             v.shouldDismissAfterFinishedPlaying = true
             v.setVideo(url: clip)
         }
-        let layout = try #require(v.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240)))
+        let layout = try #require(v.session?.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240)))
         #expect(layout.right.hasPrefix("-0:0"))
         h.pump(seconds: 4) { h.queue.current == nil }
         #expect(calls.names.contains("finish") && calls.names.last == "dismiss")

@@ -23,10 +23,10 @@ struct QueueHarness {
     /// Turns the real loop until `done` holds, the loop stops, or `seconds` pass.
     func pump(seconds: Double, until done: () -> Bool = { false }) {
         let end = Date().addingTimeInterval(seconds)
-        guard let p = queue.presenterOrNil() else { return }
+        guard let s = queue.screenOrNil() else { return }
         while !done() && Date() < end {
-            guard case .wait(let d) = p.turn() else { return }
-            p.loop.wait(timeout: min(d ?? 0.02, 0.02))
+            guard case .wait(let d) = queue.turn() else { return }
+            s.loop.wait(timeout: min(d ?? 0.02, 0.02))
         }
     }
 
@@ -35,7 +35,7 @@ struct QueueHarness {
         var pixels = [UInt32](repeating: 0, count: width * height)
         return pixels.withUnsafeMutableBytes { raw in
             let buf = PixelBuffer(base: raw.baseAddress!, width: width, height: height, stride: width * 4)
-            v.render(into: buf, state: MediaView.RenderState(now: 0, showControls: false))
+            v.session?.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
             // Left of centre: the play indicator covers the centre of a paused video.
             return buf.pixel(x: width / 4, y: height / 2) & 0xFFFFFF
         }
@@ -43,10 +43,10 @@ struct QueueHarness {
 
     /// A press or release of the left button, at the window's centre unless told.
     func button(press: Bool, x: Int = 160, y: Int = 120) {
-        guard let p = queue.presenterOrNil() else { return }
-        p.pointer = (x, y)
+        guard let p = queue.screenOrNil()?.stage else { return }
+        p.controls.pointer = (x, y)
         p.handle(.button(ButtonEvent(isPress: press, button: 1, x: x, y: y, rootX: x, rootY: y,
-                                     modifiers: 0, time: UInt(MonotonicClock.nanos() / 1_000_000))))
+                                     modifiers: 0, time: UInt(MonotonicClock.nanos() / 1_000_000))), from: p.window.id)
     }
 
     /// A click (press and release without movement) at a point of the window.
@@ -58,7 +58,7 @@ struct QueueHarness {
 
     /// The presented window's pixels, read back from the X server.
     func grab() throws -> Image {
-        guard let p = queue.presenterOrNil() else { throw FixtureError("no window") }
+        guard let p = queue.screenOrNil()?.stage else { throw FixtureError("no window") }
         return try ScreenProbe().grab(window: p.window.id, x: 0, y: 0, width: p.window.width, height: p.window.height)
     }
 }

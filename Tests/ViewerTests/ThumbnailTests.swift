@@ -28,7 +28,7 @@ struct ThumbnailTests {
     @Test("A video's thumbnail shows until it plays, then the video's own picture")
     func videoThumbnail() throws {
         let (h, v) = try pausedVideo()
-        h.pump(seconds: 5) { v.thumbFrame != nil && v.lastFrame != nil }
+        h.pump(seconds: 5) { v.session?.small.thumbFrame != nil && v.session?.frame != nil }
         #expect(near(h.centreColour(v), 0x0000FF), "thumbnail (blue) before playing")
         v.play()
         h.pump(seconds: 1)
@@ -50,10 +50,10 @@ struct ThumbnailTests {
         v.setVideo(url: try Fixtures.solidVideo("green", width: 160, height: 120, seconds: 2),
                    thumbnailUrl: web + "/thumb-yellow.png", previewGIFUrl: web + "/preview-red.gif")
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 8) { v.thumbFrame != nil && v.info != nil }
+        h.pump(seconds: 8) { v.session?.small.thumbFrame != nil && v.info != nil }
         #expect(near(h.centreColour(v), 0xFFFF00), "the web thumbnail (yellow) shows")
         h.button(press: true)
-        h.pump(seconds: 3) { v.isPreviewing && v.previewFrame != nil }
+        h.pump(seconds: 3) { v.isPreviewing && v.session?.small.previewFrame != nil }
         #expect(near(h.centreColour(v), 0xFF0000), "the web preview GIF (red) shows while held")
         h.button(press: false)
     }
@@ -73,11 +73,11 @@ struct ThumbnailTests {
     @Test("Holding the button 0.25 s on a paused video shows the preview GIF; release restores the thumbnail")
     func previewOnHold() throws {
         let (h, v) = try pausedVideo(preview: try Fixtures.gif(colors: ["red", "red"], delayCentiseconds: 10))
-        h.pump(seconds: 5) { v.thumbFrame != nil && v.info != nil }
+        h.pump(seconds: 5) { v.session?.small.thumbFrame != nil && v.info != nil }
         h.button(press: true)
         h.pump(seconds: 0.15)
         #expect(!v.isPreviewing, "not before 0.25 s")
-        h.pump(seconds: 1) { v.isPreviewing && v.previewFrame != nil }
+        h.pump(seconds: 1) { v.isPreviewing && v.session?.small.previewFrame != nil }
         #expect(v.isPreviewing)
         #expect(near(h.centreColour(v), 0xFF0000), "the preview GIF (red) shows while held")
         h.button(press: false)

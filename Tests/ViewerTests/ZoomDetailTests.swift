@@ -22,7 +22,7 @@ import Playback
         var pixels = [UInt32](repeating: 0, count: w * h)
         return pixels.withUnsafeMutableBytes { raw in
             let buf = PixelBuffer(base: raw.baseAddress!, width: w, height: h, stride: w * 4)
-            v.render(into: buf, state: MediaView.RenderState(now: 0, showControls: false))
+            v.session?.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
             var dark = 0, light = 0
             for y in (h / 2 - 12)..<(h / 2 + 12) {
                 for x in (w / 2 - 12)..<(w / 2 + 12) {
@@ -40,23 +40,23 @@ import Playback
         let v = MediaView()
         v.setImage(url: try Self.fineChecker())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 10) { v.lastFrame != nil }
-        let small = try #require(v.lastFrame, "no picture")
+        h.pump(seconds: 10) { v.session?.frame != nil }
+        let small = try #require(v.session?.frame, "no picture")
         #expect(small.displaySize.width < 2400, "the first picture was not decoded small: \(small.displaySize)")
         // Fitted, the small picture is all that is needed: grey, no second decode.
         h.pump(seconds: 0.3)
-        #expect(v.detailPlayer == nil && v.detailFrame == nil)
+        #expect(v.session?.detail.player == nil && v.session?.detail.frame == nil)
         let fitted = Self.contrast(v)
         #expect(fitted.dark + fitted.light < 100, "fitted picture should be flat grey: \(fitted)")
 
         v.toggleFitNative()
         _ = Self.contrast(v)  // the first larger draw asks for the full-size picture
-        h.pump(seconds: 10) { v.detailFrame != nil }
-        let full = try #require(v.detailFrame, "no full-size picture after showing 1:1")
+        h.pump(seconds: 10) { v.session?.detail.frame != nil }
+        let full = try #require(v.session?.detail.frame, "no full-size picture after showing 1:1")
         #expect(full.displaySize == (2400, 1600))
         let sharp = Self.contrast(v)
         #expect(sharp.dark > 150 && sharp.light > 150, "1:1 shows the squares: \(sharp)")
-        #expect(v.detailPlayer == nil, "the full-size decoder was not let go")
+        #expect(v.session?.detail.player == nil, "the full-size decoder was not let go")
     }
 
     @Test("A photo smaller than the window is never decoded twice")
@@ -65,13 +65,13 @@ import Playback
         let v = MediaView()
         v.setImage(url: try Fixtures.solidImage("red", width: 64, height: 48, ext: "jpg"))
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 10) { v.lastFrame != nil }
-        #expect(v.lastFrame != nil)
+        h.pump(seconds: 10) { v.session?.frame != nil }
+        #expect(v.session?.frame != nil)
         v.toggleFitNative()
         v.zoom(by: 2)
         _ = Self.contrast(v)
         h.pump(seconds: 0.5)
-        #expect(!v.detailTried && v.detailPlayer == nil && v.detailFrame == nil)
+        #expect(v.session?.detail.tried == false && v.session?.detail.player == nil && v.session?.detail.frame == nil)
     }
 
     @Test("A photo deleted or overwritten while shown keeps its small picture when zoomed, without a failure",
@@ -84,8 +84,8 @@ import Playback
         let v = MediaView()
         v.setImage(url: copy)
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 10) { v.lastFrame != nil }
-        #expect(v.lastFrame != nil)
+        h.pump(seconds: 10) { v.session?.frame != nil }
+        #expect(v.session?.frame != nil)
         if change == "deleted" {
             try FileManager.default.removeItem(atPath: copy)
         } else {
@@ -94,9 +94,9 @@ import Playback
         defer { try? FileManager.default.removeItem(atPath: copy) }
         v.toggleFitNative()
         _ = Self.contrast(v)
-        h.pump(seconds: 3) { v.detailTried && v.detailPlayer == nil }
-        #expect(v.detailTried && v.detailPlayer == nil && v.detailFrame == nil, "the full-size decode did not give up")
+        h.pump(seconds: 3) { v.session?.detail.tried == true && v.session?.detail.player == nil }
+        #expect(v.session?.detail.tried == true && v.session?.detail.player == nil && v.session?.detail.frame == nil, "the full-size decode did not give up")
         #expect(v.failure == nil, "a failed second decode must not fail the item that is showing")
-        #expect(v.lastFrame != nil)
+        #expect(v.session?.frame != nil)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// `parse(_:)` reads the arguments after the program name; every value is validated
 /// here, so a typo stops the program at once with one line a user understands instead
-/// of failing later deep inside playback. Defaults follow the MediaView seed except
+/// of failing later deep inside playback. Defaults follow MediaView's except
 /// where SPEC.md gives a desktop reason (the minimized width ratio, the track).
 /// The option table and value parsers are in `ProgramOptions+Parsing.swift`.
 public struct ProgramOptions: Equatable, Sendable {

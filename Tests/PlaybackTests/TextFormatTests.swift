@@ -1,5 +1,5 @@
 import Testing
-@testable import Viewer
+import Playback
 
 /// The numbers and text the viewer prints (benchmark line, times, input.conf lines).
 @Suite("Text formats")

@@ -3,11 +3,13 @@
 ///
 /// Pure arithmetic on the monitor's size and the view's options, so it is tested on its own.
 public struct ThumbnailLayout: Sendable, Equatable {
-    /// The monitor's size (W and H).
+    /// The monitor's width W (its free part, without panels).
     public var screenWidth: Int
+    /// The monitor's height H (its free part, without panels).
     public var screenHeight: Int
-    /// Where the monitor starts on the X screen (monitors side by side share one screen).
+    /// Where the free part starts on the X screen (monitors side by side share one screen).
     public var originX: Int
+    /// Where the free part starts vertically.
     public var originY: Int
     /// Thumbnail width over W; clamped to [0.1, (W - 24) / W].
     public var widthRatio: Double
@@ -18,6 +20,8 @@ public struct ThumbnailLayout: Sendable, Equatable {
     /// Gap to the right and bottom edges.
     public static let margin = 12
 
+    /// A layout for a monitor's free area and a view's thumbnail options; out-of-range
+    /// options are clamped.
     public init(screenWidth: Int, screenHeight: Int, widthRatio: Double, aspectRatio: Double, bottomBuffer: Int,
                 originX: Int = 0, originY: Int = 0) {
         self.originX = originX
@@ -45,6 +49,7 @@ public struct ThumbnailLayout: Sendable, Equatable {
                     width: s.width, height: s.height)
     }
 
+    /// The whole free area.
     public var fullscreenFrame: Rect { Rect(x: originX, y: originY, width: screenWidth, height: screenHeight) }
 
     /// How far down the drag must go for progress 1: from the presented frame's top to the

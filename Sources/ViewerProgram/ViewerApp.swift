@@ -1,15 +1,16 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import Playback
-import Windowing
+import Viewer
 
 /// The `mediaview` program: options in, a queue presented, an exit status out.
 ///
-/// It lives in the library so that tests and other programs can run it in-process; the
-/// executable is one call to `ViewerApp.main`.
+/// It is a module of its own, outside the library, so that tests run it in-process and the
+/// library keeps no command-line policy: signal handling, the event log, the exit status
+/// and the environment variables the program honours all live here.
 @MainActor
 public enum ViewerApp {
+    /// The program's version, as `--version` prints it.
     public static let version = "0.1.0"
 
     /// Runs the program and returns its exit status: 0 all played, 1 some item failed,
@@ -24,9 +25,9 @@ public enum ViewerApp {
         }
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
-        let assets = assetsDirectory()
-        let loaded = InputBindings.load(defaultsAt: assets + "/input.conf",
-                                        userFile: opts.inputConfPath ?? InputBindings.userFilePath())
+        let environment = ProcessInfo.processInfo.environment
+        FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
+        let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
 
@@ -34,9 +35,11 @@ public enum ViewerApp {
         if let path = opts.eventsPath {
             do { log = try EventLog(path: path) } catch { say("mediaview: \(error.description)"); return 2 }
         }
+        let assets = assetsDirectory()
         var inputs = opts.inputs
         if inputs.isEmpty { inputs = demoFiles(in: assets) }
         if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
+        if let dir = environment["TMPDIR"], dir.hasPrefix("/") { MediaView.temporaryDirectory = dir }
 
         let queue = MediaQueue.shared
         var presentation = PresentationOptions()
@@ -44,18 +47,20 @@ public enum ViewerApp {
         presentation.geometry = opts.geometry.map { ($0.width, $0.height, $0.x, $0.y) }
         presentation.parentWindow = opts.parentWindow.map { UInt($0) }
         presentation.autoExit = opts.autoExit || opts.benchmark
+        // A media player moves on when an item has played or failed.
+        presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
-        presentation.benchmark = opts.benchmark
         presentation.bindings = loaded.bindings
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
         EventRecorder.anyFailed = false
+        let signals = SignalWatch.install(on: queue)
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
         for (i, input) in inputs.enumerated() {
-            let v = makeView(input, options: opts, assets: assets)
+            let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
@@ -67,12 +72,11 @@ public enum ViewerApp {
             }
         }
         queue.run()
-        if opts.benchmark, let p = queue.presenter { print(p.benchmarkLine()) }
-        if let p = queue.presenter {
-            log?.log("stats", [("frames", .int(p.framesShown)), ("dropped", .int(p.totalDropped))])
-        }
+        let stats = queue.statistics
+        if opts.benchmark { print(benchmarkLine(stats)) }
+        log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
         var status: Int32 = EventRecorder.anyFailed ? 1 : 0
-        if let sig = SignalWatch.pending {
+        if let sig = signals.received {
             // The shell's convention for "ended by a signal", after a clean shutdown.
             say("mediaview: stopped by signal \(sig)")
             status = 128 + sig
@@ -83,8 +87,15 @@ public enum ViewerApp {
         return status
     }
 
+    /// Summary line of `--benchmark`.
+    static func benchmarkLine(_ s: PlaybackStatistics) -> String {
+        let fps = s.seconds > 0 ? Double(s.framesShown) / s.seconds : 0
+        return "frames=\(s.framesShown) seconds=\(TextFormat.fixed(s.seconds, digits: 3)) "
+            + "fps=\(TextFormat.fixed(fps, digits: 2)) dropped=\(s.droppedFrames)"
+    }
+
     /// A view configured from the command line.
-    static func makeView(_ input: String, options o: ProgramOptions, assets: String) -> MediaView {
+    static func makeView(_ input: String, options o: ProgramOptions) -> MediaView {
         let v = MediaView()
         v.setMedia(url: input)
         v.setTitle(o.title, details: o.details)
@@ -95,18 +106,17 @@ public enum ViewerApp {
         v.shouldDisplayRemainingTime = o.remainingTime
         v.trackFont = o.trackFont
         if let c = o.themeColor { v.themeColor = Color(r: c.red, g: c.green, b: c.blue) }
-        v.contentMode = o.contentMode == .fill ? .aspectFill : .aspectFit
+        v.contentMode = o.contentMode == .fill ? .scaleAspectFill : .scaleAspectFit
         v.videoAspectFit = o.videoAspectFit
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
-        v.minimizedAspectRatio = o.minimizedAspectRatio
+        v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio
-        v.topBuffer = o.topBuffer
-        v.bottomBuffer = o.bottomBuffer
+        v.topBuffer = EdgeBuffer(o.topBuffer)
+        v.bottomBuffer = EdgeBuffer(o.bottomBuffer)
         v.shouldHideCloseButton = o.hideCloseButton
         v.shouldHidePlayButton = o.hidePlayButton
         v.imageDuration = o.imageDuration
-        // Embedded with --wid, a click grows the view to fullscreen, as the seed's inline
-        // views do with shouldDisplayFullscreen.
+        // Embedded with --wid, a click grows the view to fullscreen, as inline views do.
         v.shouldDisplayFullscreen = o.parentWindow != nil
         v.playerOptions.audio = o.audioEnabled && !o.benchmark
         v.playerOptions.untimed = o.benchmark
@@ -114,7 +124,6 @@ public enum ViewerApp {
         v.playerOptions.muted = o.muted
         v.playerOptions.source.maxPixels = o.maxPixels
         v.playerOptions.source.networkTimeout = o.timeout
-        // Issue 5: --cache-dir, --no-cache, --preload.
         CacheManager.shared.configure(directory: o.cacheDirectory, enabled: o.cacheEnabled)
         v.shouldPreloadPlayableMedia = o.preload
         return v
@@ -123,19 +132,9 @@ public enum ViewerApp {
     /// An indicator image from any picture file; a bad one is reported and the built-in
     /// indicator stays.
     static func loadIcon(_ path: String) -> RGBAImage? {
-        guard case .success(let url) = MediaView.resolve(path) else {
-            say("mediaview: icon \(path): cannot read it; using the built-in one")
-            return nil
-        }
-        var o = SourceOptions()
-        o.maxPixels = 4096 * 4096
-        do {
-            let p = try StillDecoder.decodeRGBA(url: url, options: o)
-            return RGBAImage(width: p.width, height: p.height, pixels: p.pixels)
-        } catch {
-            say("mediaview: icon \(path): \(error.message); using the built-in one")
-            return nil
-        }
+        if let image = RGBAImage(contentsOfFile: path) { return image }
+        say("mediaview: icon \(path): cannot read it as a picture; using the built-in one")
+        return nil
     }
 
     /// Where the bundled assets are: `$MEDIAVIEW_ASSETS`, the install's share directory, or
@@ -149,7 +148,7 @@ public enum ViewerApp {
                           exe.appendingPathComponent("../../assets").path,
                           exe.appendingPathComponent("../../../assets").path,
                           FileManager.default.currentDirectoryPath + "/assets"]
-        for c in candidates where FileManager.default.fileExists(atPath: c + "/input.conf") {
+        for c in candidates where FileManager.default.fileExists(atPath: c + "/demo") {
             return URL(fileURLWithPath: c).standardized.path
         }
         return candidates.last!

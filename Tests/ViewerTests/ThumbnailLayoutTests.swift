@@ -1,5 +1,6 @@
 import Testing
-@testable import Windowing
+@testable import Viewer
+import Windowing
 
 /// The SPEC's minimize geometry as arithmetic: frame, clamps, interpolation, thresholds.
 @Suite

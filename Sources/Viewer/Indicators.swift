@@ -1,3 +1,6 @@
+import Glibc
+import Windowing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,13 +12,13 @@ import Glibc
 /// bitmaps per size. Proportions are fractions of that square. Everything blends, so the
 /// indicators sit over video without hiding it, and all of them fade with the canvas
 /// opacity. Custom images given by the user replace them through `drawCustomIndicator`.
-public enum Indicators {
+enum Indicators {
     /// Play button: a translucent dark disc with a ring and a right-pointing triangle in the
     /// theme colour.
     ///
     /// - Parameter pulse: 0...1; while media loads the caller animates this and the ring and
     ///   triangle brighten towards white and the ring thickens, which reads as "working".
-    public static func drawPlayIndicator(on canvas: Canvas, in rect: Rect, theme: Color, pulse: Double = 0) {
+    static func drawPlayIndicator(on canvas: Canvas, in rect: Rect, theme: Color, pulse: Double = 0) {
         let sq = rect.centeredSquare
         guard sq.width >= 4 else { return }
         let (cx, cy) = sq.center
@@ -32,7 +35,7 @@ public enum Indicators {
     }
 
     /// Failure: a disc in the theme colour with a white cross.
-    public static func drawFailIndicator(on canvas: Canvas, in rect: Rect, theme: Color) {
+    static func drawFailIndicator(on canvas: Canvas, in rect: Rect, theme: Color) {
         let sq = rect.centeredSquare
         guard sq.width >= 4 else { return }
         let (cx, cy) = sq.center
@@ -44,7 +47,7 @@ public enum Indicators {
     }
 
     /// Audio without artwork: two beamed eighth notes in the theme colour.
-    public static func drawMusicIndicator(on canvas: Canvas, in rect: Rect, theme: Color) {
+    static func drawMusicIndicator(on canvas: Canvas, in rect: Rect, theme: Color) {
         let sq = rect.centeredSquare
         guard sq.width >= 8 else { return }
         let s = Double(sq.width), ox = Double(sq.x), oy = Double(sq.y)
@@ -65,7 +68,7 @@ public enum Indicators {
     }
 
     /// Close button: a small translucent dark disc with a white cross.
-    public static func drawCloseButton(on canvas: Canvas, in rect: Rect) {
+    static func drawCloseButton(on canvas: Canvas, in rect: Rect) {
         let sq = rect.centeredSquare
         guard sq.width >= 4 else { return }
         let (cx, cy) = sq.center
@@ -78,7 +81,7 @@ public enum Indicators {
 
     /// Loading spinner: twelve dots on a circle, the brightest at `phase` (0...1, wrapping)
     /// and fading behind it, so advancing the phase over time spins it clockwise.
-    public static func drawSpinner(on canvas: Canvas, in rect: Rect, phase: Double, color: Color = .white) {
+    static func drawSpinner(on canvas: Canvas, in rect: Rect, phase: Double, color: Color = .white) {
         let sq = rect.centeredSquare
         guard sq.width >= 6 else { return }
         let (cx, cy) = sq.center
@@ -101,7 +104,7 @@ public enum Indicators {
     ///
     /// The bar is inset by the hover knob's radius on both ends whether or not it is
     /// hovered, so hovering never moves the bar and `fraction(atX:)` stays valid.
-    public static func progressTrackBar(in rect: Rect, hover: Bool,
+    static func progressTrackBar(in rect: Rect, hover: Bool,
                                         thickness: Int = 3, hoverThickness: Int = 6) -> Rect {
         let t = min(rect.height, hover ? hoverThickness : thickness)
         let inset = hoverThickness
@@ -111,7 +114,7 @@ public enum Indicators {
 
     /// The playback fraction (0...1) under pixel column `x` of a track drawn in `rect`;
     /// what a click or drag on the track seeks to.
-    public static func progressFraction(atX x: Int, in rect: Rect, hoverThickness: Int = 6) -> Double {
+    static func progressFraction(atX x: Int, in rect: Rect, hoverThickness: Int = 6) -> Double {
         let bar = progressTrackBar(in: rect, hover: true, hoverThickness: hoverThickness)
         guard bar.width > 0 else { return 0 }
         return min(1, max(0, (Double(x) + 0.5 - Double(bar.x)) / Double(bar.width)))
@@ -122,7 +125,7 @@ public enum Indicators {
     ///
     /// Fractions are clamped to 0...1 (NaN is 0), since durations of live or broken
     /// streams produce nonsense. Labels are the caller's, drawn with `FontRenderer`.
-    public static func drawProgressTrack(on canvas: Canvas, in rect: Rect, progress: Double, buffered: Double,
+    static func drawProgressTrack(on canvas: Canvas, in rect: Rect, progress: Double, buffered: Double,
                                          theme: Color, hover: Bool,
                                          thickness: Int = 3, hoverThickness: Int = 6) {
         let bar = progressTrackBar(in: rect, hover: hover, thickness: thickness, hoverThickness: hoverThickness)
@@ -146,7 +149,7 @@ public enum Indicators {
     }
 
     /// A user-supplied indicator image, aspect-fitted and centred in `rect`.
-    public static func drawCustomIndicator(_ image: RGBAImage, on canvas: Canvas, in rect: Rect, opacity: Double = 1) {
+    static func drawCustomIndicator(_ image: RGBAImage, on canvas: Canvas, in rect: Rect, opacity: Double = 1) {
         canvas.blit(image: image, in: Canvas.aspectFit(image, in: rect), opacity: opacity)
     }
 }

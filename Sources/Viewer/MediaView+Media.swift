@@ -4,18 +4,20 @@ import Glibc
 import Playback
 import Windowing
 
-/// Setting media, the seed's `set...` calls, and starting the player.
+/// Setting media with MediaView's `set...` calls, and opening it.
 extension MediaView {
     /// Shows an image from a path, `file://` URL or web URL.
     public func setImage(url: String, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .image, completion: completion)
     }
 
+    /// Shows a video, with a picture (a path or URL) to show until it plays.
     public func setVideo(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .video, completion: completion)
-        thumbnailURL = thumbnailUrl
+        content.thumbnailURL = thumbnailUrl
     }
 
+    /// Shows an animated GIF.
     public func setGIF(url: String, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .gif, completion: completion)
     }
@@ -23,19 +25,18 @@ extension MediaView {
     /// Shows a GIF held in memory (it is written to a private temporary file first, since
     /// the decoder reads files).
     public func setGIF(data: Data, completion: ((MediaView) -> Void)? = nil) {
-        guard let path = MediaView.writeTemporary(data, suffix: ".gif") else {
-            resetMedia()
-            kind = .gif
-            failure = MediaError("cannot write a temporary file for the GIF data")
+        setMedia(nil, kind: .gif, completion: completion)
+        guard let path = keepTemporary(data) else {
+            content.unusable = MediaError("cannot write a temporary file for the GIF data")
             return
         }
-        setMedia(path, kind: .gif, completion: completion)
-        tempFiles.append(path)
+        content.url = path
     }
 
+    /// Plays audio, with a picture (a path or URL) to show while it plays.
     public func setAudio(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .audio, completion: completion)
-        thumbnailURL = thumbnailUrl
+        content.thumbnailURL = thumbnailUrl
     }
 
     /// Sets any media and lets the decoder tell what it is (the program's file arguments).
@@ -43,54 +44,40 @@ extension MediaView {
         setMedia(url, kind: MediaView.guessKind(url), completion: completion)
     }
 
-    func setMedia(_ url: String, kind: MediaKind, completion: ((MediaView) -> Void)?) {
+    func setMedia(_ url: String?, kind: MediaKind, completion: ((MediaView) -> Void)?) {
         resetMedia()
-        mediaURL = url
-        self.kind = kind
+        content.url = url
+        content.kind = kind
         loadCompletion = completion
     }
 
+    /// Writes bytes given for the media into a private temporary file kept with the content.
+    func keepTemporary(_ data: Data) -> String? {
+        content.files.write(data, suffix: ".gif", in: MediaView.temporaryDirectory)
+    }
+
     /// Starts opening and decoding (paused until presented), so presenting is instant.
-    /// Called by the queue for the item after the current one.
+    /// The queue calls it for the item after the current one.
     public func prepare() {
-        guard player == nil, failure == nil, pendingFailure == nil, let url = mediaURL else { return }
-        switch MediaView.resolve(url) {
-        case .failure(let e):
-            // Told when the view is presented, so the log reads in the order things show.
-            pendingFailure = e
-        case .success(let resolved):
-            let w = wake
-            player = Player(url: resolved, options: openingOptions(url: url, resolved: resolved), wake: { w() })
-        }
+        guard session == nil else { return }
+        session = MediaSession(view: self, wake: wake)
     }
 
     /// The player options for opening this view's media (paused, named, cached).
     func openingOptions(url: String, resolved: String) -> PlayerOptions {
-        var o = playerOptions
+        var o = settings.playerOptions
         o.startPaused = true
-        o.mediaName = title ?? MediaView.displayName(url)
-        // Issue 5: which caches this source reads and fills.
-        o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: kind, view: self,
-                                                     streamToDisk: shouldCacheStreamedMedia)
+        o.mediaName = content.title ?? MediaView.displayName(url)
+        o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: content.kind, view: self,
+                                                     streamToDisk: settings.shouldCacheStreamedMedia)
         return o
-    }
-
-    func fail(_ e: MediaError) {
-        guard failure == nil else { return }
-        failure = e
-        player?.close()
-        player = nil
-        notify { $0.didFailToPlayMedia(for: self, error: e) }
-        let done = loadCompletion
-        loadCompletion = nil
-        done?(self)
     }
 
     /// Turns what a user typed into something FFmpeg opens, or a clear reason why not.
     ///
     /// Local files are checked here first so that a missing file, a directory or an empty
     /// file gets a plain message rather than a decoder's.
-    static func resolve(_ url: String) -> Result<String, MediaError> {
+    nonisolated static func resolve(_ url: String) -> Result<String, MediaError> {
         if SourceOptions.isNetwork(url) { return .success(url) }
         var path = url
         if url.lowercased().hasPrefix("file://") {
@@ -112,13 +99,13 @@ extension MediaView {
         return .success("file:" + absolute)
     }
 
-    static func displayName(_ url: String) -> String {
+    nonisolated static func displayName(_ url: String) -> String {
         if SourceOptions.isNetwork(url) { return url }
         return url.split(separator: "/").last.map(String.init) ?? url
     }
 
     /// A first guess from the name; the decoder has the last word.
-    static func guessKind(_ url: String) -> MediaKind {
+    nonisolated static func guessKind(_ url: String) -> MediaKind {
         let ext = (url.split(separator: "?").first.map(String.init) ?? url).split(separator: ".").last?.lowercased() ?? ""
         switch ext {
         case "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff": return .image
@@ -126,17 +113,5 @@ extension MediaView {
         case "mp3", "m4a", "aac", "flac", "ogg", "oga", "opus", "wav": return .audio
         default: return .video
         }
-    }
-
-    static func writeTemporary(_ data: Data, suffix: String) -> String? {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(dir)/mediaview-XXXXXX\(suffix)".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        let ok = data.withUnsafeBytes { raw in write(fd, raw.baseAddress, raw.count) == raw.count }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if !ok { unlink(path); return nil }
-        return path
     }
 }

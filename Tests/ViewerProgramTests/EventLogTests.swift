@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Viewer
+@testable import ViewerProgram
+import Viewer
 
 /// The JSON-lines event log: valid JSON, exact escaping, order, timestamps, live flushing.
 @Suite struct EventLogTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Viewer
+@testable import ViewerProgram
+import Viewer
 
 /// The mediaview command line: forms, values, defaults, and the messages for mistakes.
 @Suite struct OptionParserTests {

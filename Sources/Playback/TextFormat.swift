@@ -1,8 +1,8 @@
 /// The few number and text formats the viewer prints, without Foundation's
 /// `String(format:)` (which needs all of Foundation and ICU loaded, ~6 MiB resident).
-enum TextFormat {
+public enum TextFormat {
     /// `x` with exactly `digits` decimals, rounded half away from zero: "12.345".
-    static func fixed(_ x: Double, digits: Int) -> String {
+    public static func fixed(_ x: Double, digits: Int) -> String {
         guard x.isFinite else { return x.isNaN ? "nan" : (x < 0 ? "-inf" : "inf") }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -17,7 +17,7 @@ enum TextFormat {
     }
 
     /// `n` with leading zeros up to `width` digits: padded(7, width: 2) is "07".
-    static func padded(_ n: Int, width: Int) -> String {
+    public static func padded(_ n: Int, width: Int) -> String {
         let digits = String(abs(n))
         let zeros = String(repeating: "0", count: max(0, width - digits.count))
         return (n < 0 ? "-" : "") + zeros + digits
@@ -26,7 +26,7 @@ enum TextFormat {
 
 extension StringProtocol {
     /// The text without leading and trailing white space (Unicode's, line breaks too).
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = lastIndex(where: { !$0.isWhitespace })!
         return String(self[first...last])

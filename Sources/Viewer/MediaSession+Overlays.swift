@@ -1,109 +1,20 @@
-import Dispatch
-import FoundationEssentials
 import Glibc
 import Playback
 import Windowing
 
-/// Drawing the view into a pixel buffer: the picture, black bars, then the overlays.
-extension MediaView {
-    /// What the presenter knows that drawing needs.
-    struct RenderState {
-        var now: Double
-        /// Controls (track, title) are showing: the pointer moved recently, or paused.
-        var showControls: Bool
-        /// Overlays fade with this during a drag (1 - progress).
-        var overlayOpacity: Double = 1
-        /// The pointer is over the track.
-        var trackHover: Bool = false
-        /// The pointer, for the time shown above the track while hovering.
-        var pointerX: Int?
-    }
-
-    /// Where the picture goes inside a `width` x `height` area: the content mode's scale,
-    /// then zoom and pan. It may reach past the area when filled or zoomed.
-    func contentRect(width: Int, height: Int) -> Rect? {
-        guard let f = pictureToShow else { return nil }
-        var (w, h) = f.displaySize
-        // A still decoded at a reduced size still has its real size: 1:1 and zoom count
-        // its pixels, not the decoded ones.
-        if let info, info.kind == .image, info.width > w, w > 0 {
-            let factor = Double(info.width) / Double(w)
-            (w, h) = (info.width, Int((Double(h) * factor).rounded()))
-        }
-        if userRotation % 180 != 0 { swap(&w, &h) }
-        guard w > 0, h > 0, width > 0, height > 0 else { return nil }
-        let isVideo = info?.kind == .video
-        let fill = contentMode == .aspectFill && !(videoAspectFit && isVideo)
-        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
-        var scale = nativeScale ? 1 : (fill ? max(sx, sy) : min(sx, sy))
-        scale *= zoom
-        let rw = max(1, Int((Double(w) * scale).rounded()))
-        let rh = max(1, Int((Double(h) * scale).rounded()))
-        // Panning never pushes the picture further than its own overhang.
-        let ox = Double(max(0, rw - width)) / 2, oy = Double(max(0, rh - height)) / 2
-        let px = max(-ox, min(ox, pan.x)), py = max(-oy, min(oy, pan.y))
-        return Rect(x: (width - rw) / 2 + Int(px.rounded()), y: (height - rh) / 2 + Int(py.rounded()),
-                    width: rw, height: rh)
-    }
-
-    /// Zooms by a step (positive in, negative out), about the centre.
-    public func zoom(by step: Double) {
-        zoom = max(0.1, min(20, zoom * (1 + step * 2)))
-    }
-
-    /// Fit, or 1:1 when already fitted: the viewer's usual toggle.
-    public func toggleFitNative() {
-        if zoom != 1 || pan != (0, 0) || nativeScale {
-            zoom = 1
-            pan = (0, 0)
-            nativeScale = false
-        } else {
-            nativeScale = true
-        }
-    }
-
-    /// Moves a zoomed picture.
-    public func pan(dx: Int, dy: Int) {
-        pan = (pan.x + Double(dx), pan.y + Double(dy))
-    }
-
-    /// Draws everything into `buffer`.
-    func render(into buffer: PixelBuffer, state: RenderState) {
-        let canvas = Canvas(buffer: buffer)
-        if let f = pictureToShow, let r = contentRect(width: buffer.width, height: buffer.height) {
-            fillBars(buffer, around: r)
-            let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
-            let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
-            let scaler = self.scaler ?? Scaler()
-            self.scaler = scaler
-            scaler.render(sharperPicture(than: f, shownAs: r), into: target, rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
-                          quality: quality, rotation: userRotation)
-        } else if showsThumbnail, let img = thumbnailImage {
-            buffer.clear()
-            canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
-        } else {
-            buffer.clear()
-        }
-        drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
-    }
-
-    private func fillBars(_ b: PixelBuffer, around full: Rect) {
-        let r = full.intersection(Rect(x: 0, y: 0, width: b.width, height: b.height))
-        b.fill(x: 0, y: 0, width: b.width, height: r.y, color: 0)
-        b.fill(x: 0, y: r.y + r.height, width: b.width, height: b.height - r.y - r.height, color: 0)
-        b.fill(x: 0, y: r.y, width: r.x, height: r.height, color: 0)
-        b.fill(x: r.x + r.width, y: r.y, width: b.width - r.x - r.width, height: r.height, color: 0)
-    }
-
-    private func drawOverlays(on canvas: Canvas, state: RenderState) {
+/// The overlays drawn over the media: indicators, the close button, the title and the
+/// progress track, in the view's theme.
+extension MediaSession {
+    func drawOverlays(on canvas: Canvas, state: RenderState) {
         let b = canvas.bounds
+        let settings = view.settings
         let side = max(24, min(96, min(b.width, b.height) / 6))
         let center = Rect(x: b.width / 2 - side / 2, y: b.height / 2 - side / 2, width: side, height: side)
         if let e = failure {
-            if let img = customFailButton {
+            if let img = settings.customFailButton {
                 Indicators.drawCustomIndicator(img, on: canvas, in: center)
             } else {
-                Indicators.drawFailIndicator(on: canvas, in: center, theme: themeColor)
+                Indicators.drawFailIndicator(on: canvas, in: center, theme: settings.themeColor)
             }
             drawCaption(e.message, on: canvas, below: center)
             return
@@ -112,8 +23,8 @@ extension MediaView {
         if case .opening = p.phase {
             // Playable media pulses its play indicator while it loads; pictures spin.
             let phase = state.now.truncatingRemainder(dividingBy: 1)
-            if (kind == .video || kind == .audio) && !shouldHidePlayButton {
-                Indicators.drawPlayIndicator(on: canvas, in: center, theme: themeColor, pulse: 0.5 - 0.5 * cos(phase * 2 * .pi))
+            if (view.kind == .video || view.kind == .audio) && !settings.shouldHidePlayButton {
+                Indicators.drawPlayIndicator(on: canvas, in: center, theme: settings.themeColor, pulse: 0.5 - 0.5 * cos(phase * 2 * .pi))
             } else {
                 Indicators.drawSpinner(on: canvas, in: center, phase: phase)
             }
@@ -124,32 +35,32 @@ extension MediaView {
             // Buffering: the download is behind the picture.
             Indicators.drawSpinner(on: canvas, in: center, phase: state.now.truncatingRemainder(dividingBy: 1))
         }
-        if info.kind == .audio && lastFrame == nil && !showsThumbnail {
-            if let img = customMusicButton {
+        if info.kind == .audio && frame == nil && !showsThumbnail {
+            if let img = settings.customMusicButton {
                 Indicators.drawCustomIndicator(img, on: canvas, in: center)
             } else {
-                Indicators.drawMusicIndicator(on: canvas, in: center, theme: themeColor)
+                Indicators.drawMusicIndicator(on: canvas, in: center, theme: settings.themeColor)
             }
-        } else if info.isPlayable && p.isPaused && !shouldHidePlayButton {
-            if let img = customPlayButton {
+        } else if info.isPlayable && p.isPaused && !settings.shouldHidePlayButton {
+            if let img = settings.customPlayButton {
                 Indicators.drawCustomIndicator(img, on: canvas, in: center)
             } else {
-                Indicators.drawPlayIndicator(on: canvas, in: center, theme: themeColor)
+                Indicators.drawPlayIndicator(on: canvas, in: center, theme: settings.themeColor)
             }
         }
         guard state.showControls else { return }
         if let r = closeButtonRect(in: b) { Indicators.drawCloseButton(on: canvas, in: r) }
         drawTitle(on: canvas)
-        if info.isPlayable && shouldShowTrack { drawTrack(on: canvas, info: info, state: state) }
+        if info.isPlayable && settings.shouldShowTrack { drawTrack(on: canvas, info: info, state: state) }
     }
 
     /// Whether the close button shows: it may only hide when a swipe can dismiss instead.
-    var showsCloseButton: Bool { !(shouldHideCloseButton && swipeMode != .none) }
+    var showsCloseButton: Bool { !(view.settings.shouldHideCloseButton && view.settings.swipeMode != .none) }
 
     /// The close button, top right below the top buffer; nil when hidden.
     func closeButtonRect(in b: Rect) -> Rect? {
         guard showsCloseButton else { return nil }
-        return Rect(x: b.width - 48, y: topBuffer + 12, width: 36, height: 36)
+        return Rect(x: b.width - 48, y: view.settings.topBuffer.pixels + 12, width: 36, height: 36)
     }
 
     /// The band at the bottom that holds the progress track and its time labels.
@@ -160,13 +71,13 @@ extension MediaView {
 
     /// The track's band, its bar between the time labels, and the labels' text.
     func trackLayout(in bounds: Rect) -> (band: Rect, bar: Rect, left: String, right: String, font: FontRenderer)? {
-        guard let info, info.isPlayable, shouldShowTrack,
-              let font = FontCache.shared.font(family: trackFont, size: 14) else { return nil }
+        guard let info, info.isPlayable, view.settings.shouldShowTrack,
+              let font = FontCache.shared.font(family: view.settings.trackFont, size: 14) else { return nil }
         let band = trackRect(in: bounds)
         let pos = position
         let dur = info.duration ?? 0
         let left = MediaView.formatTime(pos, longest: dur)
-        let right = shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
+        let right = view.settings.shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
                                                : MediaView.formatTime(dur, longest: dur)
         // Label widths from the longest text they can hold, so the bar does not jitter.
         let sample = MediaView.formatTime(dur, longest: dur).map { $0.isNumber ? "0" : $0 }
@@ -192,7 +103,7 @@ extension MediaView {
         let dur = info.duration ?? 0
         let progress = dur > 0 ? position / dur : 0
         Indicators.drawProgressTrack(on: canvas, in: l.bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
-                                     theme: themeColor, hover: state.trackHover)
+                                     theme: view.settings.themeColor, hover: state.trackHover)
         if state.trackHover, let x = state.pointerX, dur > 0 {
             // The time under the pointer, just above the bar.
             let f = Indicators.progressFraction(atX: x, in: l.bar)
@@ -206,8 +117,10 @@ extension MediaView {
     }
 
     private func drawTitle(on canvas: Canvas) {
+        let (title, details) = (view.title, view.details)
         guard title != nil || details != nil else { return }
         let b = canvas.bounds
+        let topBuffer = view.settings.topBuffer.pixels
         let top = topBuffer + 12
         canvas.fillRect(Rect(x: 0, y: topBuffer, width: b.width, height: details == nil ? 44 : 68),
                         color: Color.black.withAlpha(fraction: 0.35))
@@ -228,7 +141,9 @@ extension MediaView {
         _ = font.draw(s, at: (canvas.bounds.width - w) / 2, baseline: r.y + r.height + 28, color: .white,
                       shadow: .black, on: canvas)
     }
+}
 
+extension MediaView {
     /// `m:ss`, or `h:mm:ss` when the media is an hour or longer.
     public static func formatTime(_ seconds: Double, longest: Double) -> String {
         let s = max(0, Int(seconds.isFinite ? seconds : 0))

@@ -1,7 +1,5 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
 import Playback
+import Viewer
 
 /// Turns every delegate callback into one line of the `--events` log and every failure into
 /// one line on stderr.
@@ -26,9 +24,8 @@ final class EventRecorder: MediaViewDelegate {
     func willPresent(mediaView: MediaView) { emit("will_present") }
     func didPresent(mediaView: MediaView) { emit("presented") }
     func willDismiss(mediaView: MediaView) { emit("will_dismiss") }
-    /// Not a delegate callback: the presenter's hook for the first picture of a presented
-    /// item on screen (start-up and next-item latency in `make bench`).
-    func firstFrameShown(mediaView: MediaView) { emit("first_frame") }
+    /// The first picture on screen: start-up and next-item latency in `make bench`.
+    func didShowFirstFrame(for mediaView: MediaView) { emit("first_frame") }
     func didDismiss(mediaView: MediaView) { emit("dismissed") }
     func didPlayMedia(for mediaView: MediaView) { emit("played", [("position", .double(mediaView.position))]) }
     func didPauseMedia(for mediaView: MediaView) { emit("paused", [("position", .double(mediaView.position))]) }

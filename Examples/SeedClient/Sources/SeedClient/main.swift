@@ -1,0 +1,110 @@
+import Dispatch
+import Glibc
+import Viewer
+
+// A small app on the viewer library: it shows a video, minimizes and restores it from
+// code on timers, then shows a file that cannot play, and quits. Every delegate call is
+// printed as one line, so a test (or a curious developer) sees them in order.
+//
+//   SeedClient VIDEO BROKEN-FILE
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    print("usage: SeedClient VIDEO BROKEN-FILE")
+    exit(2)
+}
+
+@MainActor
+final class Client: MediaViewDelegate, KeyboardSpyAgent {
+    var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.keyPress]
+    var offsets: [Double] = []
+
+    func say(_ line: String) { print(line) }
+
+    func willPresent(mediaView: MediaView) { say("willPresent") }
+    func didPresent(mediaView: MediaView) { say("didPresent") }
+    func didPlayMedia(for mediaView: MediaView) { say("didPlayMedia") }
+    func didPauseMedia(for mediaView: MediaView) { say("didPauseMedia") }
+    func didFailToPlayMedia(for mediaView: MediaView) { say("didFailToPlayMedia") }
+    func willDismiss(mediaView: MediaView) { say("willDismiss") }
+    func didDismiss(mediaView: MediaView) { say("didDismiss") }
+    func willChangeMinimization(for mediaView: MediaView) { say("willChangeMinimization") }
+    func didChangeMinimization(for mediaView: MediaView) { say("didChangeMinimization") }
+    func willEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
+        say("willEndMinimizing \(isMinimized)")
+    }
+    func didEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
+        say("didEndMinimizing \(isMinimized) offset \(offsets.last ?? -1)")
+    }
+    func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
+        offsets.append(offsetPercentage)
+    }
+    func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) {
+        say("key \(keyboardInfo.keyName ?? "?")")
+    }
+}
+
+@MainActor
+func run() -> Int32 {
+    let client = Client()
+    KeyboardSpy.spy(on: client)
+    CacheManager.cacheMediaWhenDownloaded = true
+
+    let video = MediaView()
+    video.setVideo(url: arguments[1])
+    video.setTitle("Clip", details: "from disk")
+    video.swipeMode = .minimize
+    video.themeColor = .red
+    video.contentMode = .scaleAspectFit
+    video.minimizedAspectRatio = (6.0 / 5.0)
+    video.topBuffer = .statusBarBuffer
+    video.bottomBuffer = .tabBarBuffer
+    video.shouldDismissAfterFinishedPlaying = false
+    video.allowLooping = true
+    video.delegate = client
+
+    let broken = MediaView()
+    broken.setVideo(url: arguments[2])
+    broken.delegate = client
+
+    let queue = MediaQueue.shared
+    queue.presentation.windowed = true
+    queue.presentation.geometry = (480, 270, 0, 0)
+    queue.queue(mediaView: video)
+    queue.queue(mediaView: broken)
+
+    // Work scheduled the usual ways must run while the queue's loop runs.
+    var ticks = 0
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+    timer.setEventHandler { MainActor.assumeIsolated { ticks += 1 } }
+    timer.resume()
+    DispatchQueue.main.asyncAfter(deadline: .now() + 1.0) {
+        MainActor.assumeIsolated {
+            print("asyncAfter ran")
+            video.minimize(animated: true)
+        }
+    }
+    Task { @MainActor in
+        try? await Task.sleep(nanoseconds: 2_000_000_000)
+        print("task slept, minimized \(video.isMinimized)")
+        video.restore(animated: false)
+        try? await Task.sleep(nanoseconds: 500_000_000)
+        print("timer ticks \(ticks >= 15 ? "enough" : "too few: \(ticks)")")
+        queue.presentNext()
+        try? await Task.sleep(nanoseconds: 1_000_000_000)
+        print("failure: \(broken.failure.map { _ in "reported" } ?? "none")")
+        queue.quit()
+    }
+
+    guard queue.run() else {
+        print("no window")
+        return 2
+    }
+    timer.cancel()
+    queue.shutdown()
+    print("done")
+    return 0
+}
+
+exit(run())

@@ -1,0 +1,18 @@
+import CFFmpeg
+import Synchronization
+
+/// Whether FFmpeg's own log lines reach stderr. They are for developers: users get one
+/// line of ours per failure, so they are silenced unless the app asks for them (the
+/// program does when `MEDIAVIEW_FFMPEG_LOG=1`).
+public enum FFmpegLog {
+    private static let wanted = Atomic<Bool>(false)
+
+    /// Set before the first media opens.
+    public static var showsFFmpegLines: Bool {
+        get { wanted.load(ordering: .relaxed) }
+        set {
+            wanted.store(newValue, ordering: .relaxed)
+            av_log_set_level(newValue ? AV_LOG_INFO : AV_LOG_QUIET)
+        }
+    }
+}

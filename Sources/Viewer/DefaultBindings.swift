@@ -1,0 +1,81 @@
+/// The built-in key and mouse bindings, in input.conf form: a library user has them with no
+/// file on disk, and `InputBindings.defaults` is this text parsed.
+extension InputBindings {
+    /// The default bindings as input.conf text, comments included.
+    public static let defaultText = """
+    # mediaview default key and mouse bindings (mediaview --list-bindings prints them).
+    #
+    # Format (mpv's input.conf): KEY COMMAND [ARGS]   # comment
+    # Key names: a character (a, A, ?), SPACE, ENTER, ESC, TAB, BS, DEL, INS, HOME, END,
+    # PGUP, PGDWN, LEFT, RIGHT, UP, DOWN, F1-F12, KP0-KP9, SHARP (the # key), MBTN_LEFT,
+    # MBTN_RIGHT, MBTN_MID, MBTN_LEFT_DBL, WHEEL_UP, WHEEL_DOWN, MBTN_BACK, MBTN_FORWARD,
+    # with Ctrl+, Alt+, Shift+, Meta+ in front. Upper-case letters already mean Shift.
+    #
+    # Your own bindings go in $XDG_CONFIG_HOME/mediaview/input.conf (usually
+    # ~/.config/mediaview/input.conf). They are laid over this table: list only what
+    # you change, and write `KEY ignore` to unbind a key. `mediaview --list-bindings`
+    # prints the table in effect; a bad line is reported with its line number and the
+    # rest still loads.
+    #
+    # A single left click (toggle pause) and left drags (minimize, dismiss) are
+    # gestures of the view, not bindings, because a press is only a click once the
+    # button comes up without the pointer having moved.
+
+    # Playback
+    SPACE           cycle pause
+    LEFT            seek -5
+    RIGHT           seek 5
+    Shift+LEFT      seek -1
+    Shift+RIGHT     seek 1
+    DOWN            seek -60
+    UP              seek 60
+    l               cycle loop
+
+    # Volume: keys as in mpv; the wheel is volume because the view has nothing to scroll
+    9               add volume -2
+    /               add volume -2
+    0               add volume 2
+    *               add volume 2
+    WHEEL_DOWN      add volume -2
+    WHEEL_UP        add volume 2
+    m               cycle mute
+
+    # Queue
+    n               playlist-next
+    p               playlist-prev
+    >               playlist-next
+    <               playlist-prev
+    MBTN_FORWARD    playlist-next
+    MBTN_BACK       playlist-prev
+    d               dismiss
+    # Esc closes the presented item, as Esc closes a browser's image lightbox and as
+    # the close button does; mpv users who want "leave fullscreen" can rebind it to
+    # `cycle fullscreen`.
+    ESC             dismiss
+    q               quit
+
+    # Window
+    f               cycle fullscreen
+    MBTN_LEFT_DBL   cycle fullscreen
+    Ctrl+DOWN       minimize
+    Ctrl+UP         restore
+
+    # Overlays
+    t               cycle track
+    i               cycle details
+
+    # Image: rotate, zoom and pan. Ctrl+0 resets the zoom, since plain 0 is volume.
+    r               rotate 90
+    R               rotate -90
+    +               zoom 0.1
+    =               zoom 0.1
+    -               zoom -0.1
+    Ctrl+WHEEL_UP   zoom 0.1
+    Ctrl+WHEEL_DOWN zoom -0.1
+    Ctrl+0          zoom-reset
+    Alt+LEFT        pan -40 0
+    Alt+RIGHT       pan 40 0
+    Alt+UP          pan 0 -40
+    Alt+DOWN        pan 0 40
+    """
+}

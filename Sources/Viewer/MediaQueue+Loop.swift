@@ -1,0 +1,138 @@
+import Playback
+import Windowing
+
+/// The main loop: one turn handles X events, follows the views' players, moves the queue
+/// on, and draws; between turns it sleeps until a deadline, an event, a wake from a decoder
+/// thread, one of the app's descriptors, or the app's own main-queue work.
+extension MediaQueue {
+    /// Runs the main loop until the queue is done (with `autoExit`), everything was
+    /// dismissed, or `quit()` is called. Work the app schedules on the main queue or the
+    /// main actor (timers, `Task.sleep`) runs meanwhile. Returns false when no window could
+    /// be made.
+    @discardableResult
+    public func run() -> Bool {
+        guard let s = screenOrNil() else { return false }
+        counters.start = MonotonicClock.seconds()
+        while case .wait(let deadline) = turn() {
+            s.loop.wait(timeout: deadline)
+        }
+        current?.pause()
+        return true
+    }
+
+    /// Runs the main loop as `run()` does, for an app whose main thread belongs to
+    /// libdispatch (an `async` main): the loop is driven from the main queue, and this
+    /// returns when the queue is done or `quit()` is called.
+    @discardableResult
+    public func run() async -> Bool {
+        guard let s = screenOrNil() else { return false }
+        counters.start = MonotonicClock.seconds()
+        await s.loop.runDispatched { [self] in turn() }
+        current?.pause()
+        return true
+    }
+
+    /// Adds a descriptor to the loop: `onReadable` runs on the main actor whenever it can be
+    /// read. Desktop integration (a control socket, the session bus, a signal pipe) joins the
+    /// loop this way.
+    public func watch(fileDescriptor fd: Int32, onReadable: @escaping @MainActor () -> Void) {
+        let handler = { MainActor.assumeIsolated { onReadable() } }
+        watches[fd] = handler
+        screen?.loop.watch(fd, onReadable: handler)
+    }
+
+    /// Takes a descriptor out of the loop, before the app closes it.
+    public func unwatch(fileDescriptor fd: Int32) {
+        watches[fd] = nil
+        screen?.loop.unwatch(fd)
+    }
+
+    /// What the queue has shown so far.
+    public var statistics: PlaybackStatistics {
+        let stage = screen?.stage
+        return PlaybackStatistics(framesShown: stage?.framesShown ?? 0,
+                                  droppedFrames: counters.droppedBefore + (current?.session?.droppedFrames ?? 0),
+                                  seconds: MonotonicClock.seconds() - counters.start)
+    }
+
+    /// The X connection, loop and stage, made on first need; nil (after telling
+    /// `presentation.onError`) when there is no usable display.
+    func screenOrNil() -> Screen? {
+        if let screen { return screen }
+        do {
+            let display = try XDisplay()
+            let loop = try EventLoop(display: display)
+            for (fd, handler) in watches { loop.watch(fd, onReadable: handler) }
+            let router = CommandRouter(queue: self)
+            let stage = try Stage(display: display, loop: loop, router: router, options: presentation)
+            screen = Screen(display: display, loop: loop, router: router, stage: stage)
+        } catch {
+            presentation.onError?(error.message)
+        }
+        return screen
+    }
+
+    /// One turn: events, the views' players, the queue's policy, drawing; then how long to
+    /// sleep, or stop.
+    func turn() -> LoopStep {
+        guard !quitRequested, let s = screen else { return .stop }
+        for (w, e) in s.loop.pendingEvents() where s.stage.owns(window: w) {
+            s.stage.handle(e, from: w)
+        }
+        if quitRequested { return .stop }
+        let now = MonotonicClock.seconds()
+        var deadline: Double?
+        func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
+        if let p = prepared, p !== current { _ = p.tick(presented: false, now: now) }
+        if let v = current {
+            soonest(s.stage.tick(now: now))
+            soonest(advanceIfDone(v, now: now))
+        } else if views.isEmpty {
+            // Everything was dismissed or played: nothing is left to show.
+            return .stop
+        }
+        if s.stage.needsRedraw { s.stage.draw(now: now) }
+        if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
+        if current == nil && views.isEmpty { return .stop }
+        return .wait(deadline)
+    }
+
+    /// Moves on when the current view is done and the queue should advance. Returns when
+    /// to look again.
+    private func advanceIfDone(_ v: MediaView, now: Double) -> Double? {
+        guard let s = v.session, s.hasEnded else { return nil }
+        if s.failure != nil || v.info?.isPlayable == true {
+            // A finished view stays unless it asked to go, the app asked the queue to run by
+            // itself, or the program ends when the queue does.
+            let more = views.count > 1
+            if v.shouldDismissAfterFinishedPlaying || presentation.autoExit || (more && presentation.advancesAutomatically) {
+                presentNext()
+                return 0
+            }
+            return nil
+        }
+        // Stills and GIFs stay until the user moves on, unless the queue runs by itself.
+        guard presentation.autoExit else { return nil }
+        if s.isDone(now: now) {
+            presentNext()
+            return 0
+        }
+        return max(0.01, v.imageDuration - (now - s.firstShownAt))
+    }
+
+    /// Start of the run and frames dropped by views already dismissed.
+    struct Counters {
+        var start = MonotonicClock.seconds()
+        var droppedBefore = 0
+    }
+}
+
+/// What a queue has shown: for a summary at exit or a benchmark.
+public struct PlaybackStatistics: Sendable, Equatable {
+    /// Frames of media put on screen (overlay-only redraws do not count).
+    public var framesShown: Int
+    /// Frames the players dropped to keep time.
+    public var droppedFrames: Int
+    /// Seconds since `run()` started.
+    public var seconds: Double
+}

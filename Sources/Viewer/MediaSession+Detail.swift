@@ -1,0 +1,65 @@
+import Playback
+import Windowing
+
+/// The full-size decode of a zoomed still.
+///
+/// A large photo is decoded at a reduced size that still covers the window (JPEG's DCT
+/// scaling): that is what makes its first picture fast. Zoomed in, shown 1:1, or in a
+/// window that grew, it would show those few pixels blown up; so the first time it is drawn
+/// larger than it was decoded, a second player decodes it at full size and that picture is
+/// used from then on wherever the small one is not enough, as image viewers do.
+struct DetailPicture {
+    var player: Player?
+    var frame: VideoFrame?
+    /// Drawing found the small picture too small.
+    var wanted = false
+    /// Tried once: a file gone or damaged since keeps its small picture, quietly.
+    var tried = false
+
+    /// Lets go of the full-size decode and its picture (~4 bytes a pixel).
+    mutating func drop(keepTried: Bool) {
+        player?.close()
+        self = DetailPicture(tried: keepTried)
+    }
+}
+
+extension MediaSession {
+    /// The picture to scale into `rect`: the full-size one when the small `frame` would be
+    /// enlarged and a full-size one exists; otherwise `frame`, noting the wish for one.
+    func sharperPicture(than shown: VideoFrame, shownAs rect: Rect) -> VideoFrame {
+        guard shown === frame, let info, info.kind == .image else { return shown }
+        let (w, h) = shown.displaySize
+        let decoded = Double(w * h), area = Double(rect.width * rect.height)
+        guard area > decoded * 1.1, Double(info.width * info.height) > decoded * 1.1 else { return shown }
+        if let d = detail.frame { return d }
+        detail.wanted = true
+        return shown
+    }
+
+    /// Starts the full-size decode when one is wanted and takes its picture when it comes;
+    /// true when there is a sharper picture to draw.
+    func tickDetail() -> Bool {
+        if detail.wanted, !detail.tried, detail.player == nil, let url = view.content.url {
+            detail.tried = true
+            if case .success(let resolved) = MediaView.resolve(url) {
+                var o = view.openingOptions(url: url, resolved: resolved)
+                o.targetSize = nil
+                o.audio = false
+                let w = wake
+                detail.player = Player(url: resolved, options: o, wake: { w() })
+            }
+        }
+        detail.wanted = false
+        guard let dp = detail.player else { return false }
+        if case .failed = dp.phase {
+            // The small picture stays; a second failure message would only confuse.
+            detail.drop(keepTried: true)
+            return false
+        }
+        guard case .show(let f) = dp.nextFrame() else { return false }
+        detail.frame = f
+        dp.close()
+        detail.player = nil
+        return true
+    }
+}

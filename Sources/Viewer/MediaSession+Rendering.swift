@@ -1,0 +1,125 @@
+import Playback
+import Windowing
+
+/// Zoom, pan and rotation the user chose on top of the content mode.
+struct ViewTransform: Equatable {
+    /// Zoom on top of the content mode's scale (1: as the mode says).
+    var zoom: Double = 1
+    /// Shown at its own pixel size (the 1:1 half of the fit/1:1 toggle).
+    var nativeScale = false
+    /// How far the zoomed picture was moved, in window pixels.
+    var panX: Double = 0
+    var panY: Double = 0
+    /// Degrees clockwise, a multiple of 90.
+    var rotation = 0
+
+    /// Zooms by a step (positive in, negative out), about the centre.
+    mutating func zoom(by step: Double) {
+        guard step.isFinite else { return }
+        zoom = max(0.1, min(20, zoom * (1 + step * 2)))
+    }
+
+    /// Fit, or 1:1 when already fitted: the image viewer's usual toggle.
+    mutating func toggleFitNative() {
+        if zoom != 1 || panX != 0 || panY != 0 || nativeScale {
+            self = ViewTransform(rotation: rotation)
+        } else {
+            nativeScale = true
+        }
+    }
+
+    mutating func pan(dx: Int, dy: Int) {
+        panX += Double(dx)
+        panY += Double(dy)
+    }
+
+    mutating func rotate(by degrees: Int) {
+        rotation = ((rotation + degrees) % 360 + 360) % 360
+    }
+}
+
+/// Drawing the session into a pixel buffer: the picture, black bars, then the overlays.
+extension MediaSession {
+    /// What the stage knows that drawing needs.
+    struct RenderState {
+        var now: Double
+        /// Controls (track, title) are showing: the pointer moved recently, or paused.
+        var showControls: Bool
+        /// Overlays fade with this during a drag (1 - progress).
+        var overlayOpacity: Double = 1
+        /// The pointer is over the track.
+        var trackHover: Bool = false
+        /// The pointer, for the time shown above the track while hovering.
+        var pointerX: Int?
+    }
+
+    /// The picture to draw now: preview, thumbnail frame, or the media's own frame.
+    var pictureToShow: VideoFrame? {
+        if small.isPreviewing, let f = small.previewFrame { return f }
+        if showsThumbnail, let f = small.thumbFrame { return f }
+        return frame
+    }
+
+    /// The thumbnail shows until playback starts, and stays for audio without cover art.
+    var showsThumbnail: Bool {
+        guard small.thumbFrame != nil || view.content.thumbnailImage != nil else { return false }
+        if info?.kind == .audio { return !(info?.hasCoverArt ?? false) || !progress.hasStartedPlaying }
+        return !progress.hasStartedPlaying
+    }
+
+    /// Where the picture goes inside a `width` x `height` area: the content mode's scale,
+    /// then zoom and pan. It may reach past the area when filled or zoomed.
+    func contentRect(width: Int, height: Int) -> Rect? {
+        guard let f = pictureToShow else { return nil }
+        var (w, h) = f.displaySize
+        // A still decoded at a reduced size still has its real size: 1:1 and zoom count
+        // its pixels, not the decoded ones.
+        if let info, info.kind == .image, info.width > w, w > 0 {
+            let factor = Double(info.width) / Double(w)
+            (w, h) = (info.width, Int((Double(h) * factor).rounded()))
+        }
+        if transform.rotation % 180 != 0 { swap(&w, &h) }
+        guard w > 0, h > 0, width > 0, height > 0 else { return nil }
+        let settings = view.settings
+        let fill = settings.contentMode == .scaleAspectFill && !(settings.videoAspectFit && info?.kind == .video)
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        var scale = transform.nativeScale ? 1 : (fill ? max(sx, sy) : min(sx, sy))
+        scale *= transform.zoom
+        let rw = max(1, Int((Double(w) * scale).rounded()))
+        let rh = max(1, Int((Double(h) * scale).rounded()))
+        // Panning never pushes the picture further than its own overhang.
+        let ox = Double(max(0, rw - width)) / 2, oy = Double(max(0, rh - height)) / 2
+        let px = max(-ox, min(ox, transform.panX)), py = max(-oy, min(oy, transform.panY))
+        return Rect(x: (width - rw) / 2 + Int(px.rounded()), y: (height - rh) / 2 + Int(py.rounded()),
+                    width: rw, height: rh)
+    }
+
+    /// Draws everything into `buffer`.
+    func render(into buffer: PixelBuffer, state: RenderState) {
+        let canvas = Canvas(buffer: buffer)
+        if let f = pictureToShow, let r = contentRect(width: buffer.width, height: buffer.height) {
+            fillBars(buffer, around: r)
+            let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
+            let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
+            let scaler = self.scaler ?? Scaler()
+            self.scaler = scaler
+            scaler.render(sharperPicture(than: f, shownAs: r), into: target,
+                          rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
+                          quality: quality, rotation: transform.rotation)
+        } else if showsThumbnail, let img = view.content.thumbnailImage {
+            buffer.clear()
+            canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
+        } else {
+            buffer.clear()
+        }
+        drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
+    }
+
+    private func fillBars(_ b: PixelBuffer, around full: Rect) {
+        let r = full.intersection(Rect(x: 0, y: 0, width: b.width, height: b.height))
+        b.fill(x: 0, y: 0, width: b.width, height: r.y, color: 0)
+        b.fill(x: 0, y: r.y + r.height, width: b.width, height: b.height - r.y - r.height, color: 0)
+        b.fill(x: 0, y: r.y, width: r.x, height: r.height, color: 0)
+        b.fill(x: r.x + r.width, y: r.y, width: b.width - r.x - r.width, height: r.height, color: 0)
+    }
+}

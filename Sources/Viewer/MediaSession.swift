@@ -1,0 +1,209 @@
+import Playback
+import Windowing
+
+/// What happened to a session during a call, for its view to tell the delegate.
+enum SessionEvent {
+    /// The media opened; the size is 0 x 0 for sound without a picture.
+    case loaded(width: Int, height: Int)
+    case played
+    case paused
+    /// The video or audio reached its end; `looped` says it starts again.
+    case finished(looped: Bool)
+    case failed(MediaError)
+}
+
+/// The run-time of one presentation of a view: its player, the picture on screen, how far
+/// it played, zoom, pan and rotation, and the small players of its thumbnail and preview.
+///
+/// A session is made when the view is prepared and dropped when it is dismissed, so going
+/// back to an item starts it afresh and an item off screen holds no threads. Its interface
+/// is narrow: `tick` follows the player and says what happened, `render` draws, and the
+/// playback calls act. The view turns the events into delegate calls.
+@MainActor
+final class MediaSession {
+    unowned let view: MediaView
+    let wake: @Sendable () -> Void
+    private(set) var player: Player?
+    /// The media's picture on screen, once one came.
+    var frame: VideoFrame?
+    /// Why the media failed, once it did.
+    private(set) var failure: MediaError?
+    /// A failure found while preparing ahead, told when the view is presented.
+    private var pendingFailure: MediaError?
+    /// Where playback stands: loaded, started, finished, loops.
+    var progress = Progress()
+    /// Zoom, pan and rotation the user chose.
+    var transform = ViewTransform()
+    /// The thumbnail's and preview GIF's players.
+    var small = SmallPictures()
+    /// The full-size decode of a zoomed still.
+    var detail = DetailPicture()
+    /// Made on first draw: it owns swscale contexts and their threads.
+    var scaler: Scaler?
+    /// When the view was last put on screen (monotonic seconds).
+    var firstShownAt: Double = 0
+
+    /// Where playback stands.
+    struct Progress {
+        var announcedReady = false
+        /// play() came before the kind was known; `played` follows once it is.
+        var playNoticePending = false
+        /// Playback was started since the media was set, so the thumbnail gives way.
+        var hasStartedPlaying = false
+        var finishedAt: Double?
+        var loops = 0
+    }
+
+    /// Opens the view's media, paused.
+    init(view: MediaView, wake: @escaping @Sendable () -> Void) {
+        self.view = view
+        self.wake = wake
+        if let e = view.content.unusable { pendingFailure = e; return }
+        guard let url = view.content.url else { return }
+        switch MediaView.resolve(url) {
+        case .failure(let e):
+            // Told when the view is presented, so the log reads in the order things show.
+            pendingFailure = e
+        case .success(let resolved):
+            player = Player(url: resolved, options: view.openingOptions(url: url, resolved: resolved), wake: { wake() })
+        }
+    }
+
+    /// Stops every player; the session is not used after.
+    func close() {
+        player?.close()
+        player = nil
+        frame = nil
+        small.close()
+        detail.drop(keepTried: false)
+        scaler = nil
+    }
+
+    var info: MediaInfo? { player?.info }
+    var isPlaying: Bool { player.map { !$0.isPaused } ?? false }
+    var position: Double { player?.position ?? 0 }
+
+    /// What one look at the player found.
+    struct Tick {
+        /// Something changed on screen.
+        var redraw = false
+        /// Seconds until the player wants another look; nil: only when woken.
+        var deadline: Double?
+        /// The media played to its end (and does not loop).
+        var finished = false
+        /// What the delegate is to hear, in order.
+        var events: [SessionEvent] = []
+
+        mutating func soonest(_ d: Double?) {
+            if let d { deadline = min(deadline ?? d, d) }
+        }
+    }
+
+    /// Follows the player: new frames, end of media, failures. `presented` says whether
+    /// the view is on screen (a prepared next item only opens).
+    func tick(presented: Bool, now: Double) -> Tick {
+        var t = Tick()
+        if failure != nil { return t }
+        if let e = pendingFailure {
+            // A prepared item that cannot play says so when its turn comes, not before.
+            guard presented else { return t }
+            pendingFailure = nil
+            fail(e, into: &t)
+            return t
+        }
+        guard let p = player else { return t }
+        switch p.phase {
+        case .opening:
+            return t
+        case .failed(let e):
+            guard presented else { return t }
+            fail(MediaError(e.message), into: &t)
+            return t
+        case .ready(let info):
+            if !progress.announcedReady {
+                progress.announcedReady = true
+                // The loading indicator gives way to whatever the media shows.
+                t.redraw = true
+                t.events.append(.loaded(width: info.width, height: info.height))
+                if progress.playNoticePending {
+                    progress.playNoticePending = false
+                    if info.kind != .image { t.events.append(.played) }
+                }
+            }
+        }
+        openSmallPictures()
+        let smallTick = small.tick(presented: presented, showsThumbnail: showsThumbnail)
+        if smallTick.redraw { t.redraw = true }
+        t.soonest(smallTick.deadline)
+        guard presented else { return t }
+        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") {
+            fail(MediaError(e.message), into: &t)
+            return t
+        }
+        switch p.nextFrame() {
+        case .show(let f):
+            frame = f
+            t.redraw = true
+        case .wait(let d):
+            t.soonest(d)
+        case .idle:
+            break
+        case .finished:
+            handleEnd(p, now: now, tick: &t)
+        }
+        if tickDetail() { t.redraw = true }
+        return t
+    }
+
+    private func fail(_ e: MediaError, into t: inout Tick) {
+        failure = e
+        player?.close()
+        player = nil
+        t.events.append(.failed(e))
+        t.redraw = true
+    }
+
+    private func handleEnd(_ p: Player, now: Double, tick t: inout Tick) {
+        guard let info else { return }
+        switch info.kind {
+        case .animated:
+            // GIFs loop, as browsers play them.
+            if progress.finishedAt == nil { progress.finishedAt = now }
+            progress.loops += 1
+            p.seek(to: 0)
+            t.deadline = 0
+        case .image:
+            if progress.finishedAt == nil { progress.finishedAt = now }
+            t.finished = true
+        case .video, .audio:
+            if progress.finishedAt != nil { t.finished = true; return }
+            let looping = view.settings.allowLooping && !view.settings.shouldDismissAfterFinishedPlaying
+            t.events.append(.finished(looped: looping))
+            if looping {
+                progress.loops += 1
+                p.seek(to: 0)
+                t.deadline = 0
+            } else {
+                progress.finishedAt = now
+                p.setPaused(true)
+                t.finished = true
+                t.redraw = true
+            }
+        }
+    }
+
+    /// Whether this item is done for a queue that advances by itself: stills after their
+    /// duration, GIFs after a full loop and their duration, playable media at their end.
+    func isDone(now: Double) -> Bool {
+        if failure != nil { return true }
+        guard let info, let since = progress.finishedAt else { return false }
+        switch info.kind {
+        case .image: return now - since >= view.settings.imageDuration
+        case .animated: return progress.loops > 0 && now - firstShownAt >= view.settings.imageDuration
+        case .video, .audio: return true
+        }
+    }
+
+    /// Whether the media played to its end (or failed), so a queue may move on.
+    var hasEnded: Bool { failure != nil || progress.finishedAt != nil }
+}

@@ -1,0 +1,158 @@
+import Playback
+import Windowing
+
+extension MediaView {
+    /// What the owner said the media is; the decoder decides what it really is.
+    public enum MediaKind: String, Sendable { case image, video, gif, audio }
+
+    /// What a downward drag (or a drag of the thumbnail) does.
+    public enum SwipeMode: String, Sendable {
+        /// Only the close button, a key or code dismisses the view.
+        case none
+        /// Drag down to shrink into the corner thumbnail; drag that right to throw it away.
+        case minimize
+        /// Drag down to throw the view away.
+        case dismiss
+    }
+
+    /// How the picture fills the view, with UIKit's names.
+    public enum ContentMode: String, Sendable {
+        /// The whole picture, with black bars where the shapes differ.
+        case scaleAspectFit
+        /// The whole view, cropping what does not fit.
+        case scaleAspectFill
+    }
+
+    /// Every option a view has, with the names and defaults MediaView users know.
+    ///
+    /// The options are one value so that `reset()` is one assignment and copying a view's
+    /// configuration to another is `b.settings = a.settings`. Each is also a property of
+    /// the view itself: `view.themeColor = .red`.
+    public struct Settings {
+        /// Starts playing as soon as the view is presented.
+        public var shouldAutoPlayAfterPresentation = true
+        /// Plays again from the start after the end.
+        public var allowLooping = false
+        /// Dismisses the view when its video or audio ends (and wins over `allowLooping`).
+        /// When false, a finished view stays on screen until the user moves on.
+        public var shouldDismissAfterFinishedPlaying = false
+        /// Shows the progress track for video and audio.
+        public var shouldShowTrack = true
+        /// The right-hand time label counts down what is left instead of the duration.
+        public var shouldDisplayRemainingTime = false
+        /// The font family of the track's labels (fontconfig name); nil for the default.
+        public var trackFont: String?
+        /// The colour of the track, the play button and the fail indicator.
+        public var themeColor: Color = .defaultTheme
+        /// How pictures and video fill the view.
+        public var contentMode: ContentMode = .scaleAspectFit
+        /// Video keeps its whole picture even when `contentMode` fills.
+        public var videoAspectFit = false
+        /// What a drag does.
+        public var swipeMode: SwipeMode = .none
+        /// A view inside a host window grows to fullscreen when clicked.
+        public var shouldDisplayFullscreen = false
+        /// The media comes from a local folder rather than the web (informational).
+        public var isFileFromDirectory = false
+        /// Space kept free at the top for the title and close button (a desktop's top bar).
+        public var topBuffer: EdgeBuffer = 0
+        /// Space kept free below the minimized thumbnail (a panel or task bar).
+        public var bottomBuffer: EdgeBuffer = 0
+        /// Height over width of the minimized thumbnail, kept within 9:16 and 16:9.
+        public var minimizedAspectRatio: AspectRatio = .landscapeRatio {
+            didSet { minimizedAspectRatio = minimizedAspectRatio.clamped }
+        }
+        /// Thumbnail width as a share of the monitor's width; 1/3 on a desktop monitor.
+        public var minimizedWidthRatio: Double = 1.0 / 3.0
+        /// A picture drawn instead of the built-in play button.
+        public var customPlayButton: RGBAImage?
+        /// A picture drawn instead of the built-in fail indicator.
+        public var customFailButton: RGBAImage?
+        /// A picture drawn instead of the built-in music indicator for audio.
+        public var customMusicButton: RGBAImage?
+        /// Hides the close button; only honoured when a swipe can dismiss the view instead.
+        public var shouldHideCloseButton = false
+        /// Hides the play button over paused video and audio.
+        public var shouldHidePlayButton = false
+        /// How long a still stays when the queue advances by itself, in seconds.
+        public var imageDuration: Double = 5
+        /// Playback settings handed to the player (sound, volume, pixel budget, timeouts).
+        public var playerOptions = PlayerOptions()
+        /// Copies web video and audio into the disk cache while it streams.
+        public var shouldCacheStreamedMedia = true
+        /// Downloads web video and audio into the cache as soon as the view is queued.
+        public var shouldPreloadPlayableMedia = false
+        /// Where presenting grows from and dismissing shrinks back to, in the coordinates of
+        /// the host window the app draws (converted to the screen with that window's place).
+        public var originRect: Rect?
+        /// As `originRect`, already in screen coordinates.
+        public var originRectConverted: Rect?
+        /// Grows from the view's own place in its host window (a `--wid` embed) without
+        /// naming a rectangle; wins over both origin rectangles.
+        public var shouldPresentFromOriginRect = false
+
+        /// The defaults.
+        public init() {}
+    }
+}
+
+/// Height over width of the minimized thumbnail: a preset or any number, as `6.0 / 5.0`.
+public struct AspectRatio: Equatable, Sendable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// Height divided by width.
+    public var heightOverWidth: Double
+
+    /// A ratio of height over width; not finite or not positive counts as landscape.
+    public init(_ heightOverWidth: Double) {
+        self.heightOverWidth = heightOverWidth.isFinite && heightOverWidth > 0 ? heightOverWidth : 9.0 / 16.0
+    }
+    /// A ratio written as a number: `minimizedAspectRatio = 0.75`.
+    public init(floatLiteral value: Double) { self.init(value) }
+    /// A ratio written as a whole number: `minimizedAspectRatio = 1`.
+    public init(integerLiteral value: Int) { self.init(Double(value)) }
+
+    /// 16:9, wider than tall: the default.
+    public static let landscapeRatio = AspectRatio(9.0 / 16.0)
+    /// As wide as tall.
+    public static let square = AspectRatio(1)
+    /// 9:16, taller than wide.
+    public static let portrait = AspectRatio(16.0 / 9.0)
+
+    /// A ratio written as a fraction: `minimizedAspectRatio = (6.0 / 5.0)`.
+    public static func / (lhs: AspectRatio, rhs: AspectRatio) -> AspectRatio {
+        AspectRatio(lhs.heightOverWidth / rhs.heightOverWidth)
+    }
+
+    /// Within 9:16 and 16:9, the shapes a thumbnail can usefully take.
+    var clamped: AspectRatio {
+        AspectRatio(min(16.0 / 9.0, max(9.0 / 16.0, heightOverWidth)))
+    }
+}
+
+/// Space kept free at an edge of the screen, in pixels: a number or a desktop preset.
+public struct EdgeBuffer: Equatable, Sendable, ExpressibleByIntegerLiteral {
+    /// The space in pixels, never negative.
+    public var pixels: Int
+
+    /// A space of `pixels` (negative counts as none).
+    public init(_ pixels: Int) { self.pixels = max(0, pixels) }
+    /// A space written as a number: `topBuffer = 20`.
+    public init(integerLiteral value: Int) { self.init(value) }
+
+    /// A desktop's top bar (GNOME Shell's, a status bar).
+    public static let statusBarBuffer = EdgeBuffer(32)
+    /// A toolbar's height below a top bar.
+    public static let navigationBarBuffer = EdgeBuffer(44)
+    /// A top bar and a toolbar under it.
+    public static let statusAndNavigationBuffer = EdgeBuffer(76)
+    /// A bottom panel or task bar.
+    public static let tabBarBuffer = EdgeBuffer(48)
+}
+
+extension MediaView {
+    /// The view's options, read and written as the view's own properties:
+    /// `view.swipeMode = .minimize`.
+    public subscript<Value>(dynamicMember option: WritableKeyPath<Settings, Value>) -> Value {
+        get { settings[keyPath: option] }
+        set { settings[keyPath: option] = newValue }
+    }
+}

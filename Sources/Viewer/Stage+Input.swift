@@ -1,0 +1,135 @@
+import Playback
+import Windowing
+
+/// Events in, commands out: keys and buttons become `PlayerCommand`s through the binding
+/// table and go to the router, so a gesture and its key do exactly the same thing.
+extension Stage {
+    func handle(_ e: WindowEvent, from windowID: UInt) {
+        if windowID == window.parent {
+            // The host window changed size: an embedded view fills it.
+            if case .configured(_, _, let pw, let ph) = e, window.isEmbedded {
+                window.setGeometry(x: 0, y: 0, width: pw, height: ph)
+                needsRedraw = true
+            }
+            return
+        }
+        let now = MonotonicClock.seconds()
+        switch e {
+        case .key(let k):
+            KeyboardSpy.shared.dispatch(k)
+            guard k.isPress, let name = k.name else { return }
+            if let c = bindings.command(for: name) { router.execute(c, on: self) }
+        case .button(let b):
+            handleButton(b, now: now)
+        case .motion(let x, let y, let rx, let ry, let state, _):
+            controls.pointer = (x, y)
+            let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
+            if held, gestures.scrubbing, let v = view, let hit = trackHit() {
+                // Dragging along the track scrubs.
+                v.seek(toFraction: hit.fraction)
+                showControls(now: now)
+            } else if held {
+                // A drag. Root coordinates, since the window itself moves.
+                dragMoved(rootX: rx, rootY: ry, now: now)
+            } else {
+                showControls(now: now)
+            }
+        case .configured, .exposed, .mapped, .pointerInside:
+            needsRedraw = true
+        case .closeRequested:
+            router.execute(.quit, on: self)
+        case .focus(let isIn, let w):
+            KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
+        case .screenChanged(let w, let h):
+            screenChanged(width: w, height: h)
+        }
+    }
+
+    private func handleButton(_ b: ButtonEvent, now: Double) {
+        guard b.button == 1 else {
+            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
+               let c = bindings.command(for: name) { router.execute(c, on: self) }
+            return
+        }
+        if b.isPress {
+            controls.pointer = (b.x, b.y)
+            gestures.pressed(at: b, now: now, onTrack: controlsVisible(now: now) && trackHit()?.inside == true)
+            return
+        }
+        defer { gestures.released() }
+        guard let p = gestures.press else { return }
+        let still = abs(b.rootX - p.rootX) < 6 && abs(b.rootY - p.rootY) < 6
+        if gestures.scrubbing && !still { return }
+        if let s = view?.session, s.small.isPreviewing {
+            // Releasing the held button ends the preview; it is not a click.
+            s.stopPreview()
+            needsRedraw = true
+            return
+        }
+        if dragEnded(now: now) || !still { return }
+        if isMinimized {
+            // A click on the thumbnail brings the view back.
+            setMinimized(false, animated: true)
+            return
+        }
+        click(x: b.x, y: b.y, time: b.time, now: now)
+    }
+
+    /// Press-and-hold (0.25 s, no movement) on a video that is not playing shows its
+    /// preview GIF. Returns when to look again.
+    func checkHold(now: Double) -> Double? {
+        guard let p = gestures.press, gestures.drag == nil, let v = view, let s = v.session, v.hasPreview,
+              !s.small.isPreviewing, v.info?.kind == .video, !v.isPlaying else { return nil }
+        let due = p.time + 0.25
+        if now < due { return due - now }
+        if s.startPreview() { needsRedraw = true }
+        return nil
+    }
+
+    /// A left click without movement: the close button, the track, the title's or
+    /// details' callback, fullscreen on a double click, else play/pause.
+    private func click(x: Int, y: Int, time: UInt, now: Double) {
+        if gestures.isDoubleClick(x: x, y: y, time: time) {
+            if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = bindings.command(for: name) {
+                router.execute(c, on: self)
+            }
+            return
+        }
+        guard let v = view else { return }
+        if window.isEmbedded && v.shouldDisplayFullscreen {
+            // An inline view: a click presents it fullscreen, grown from its own rectangle.
+            presentFromInline(now: now)
+            return
+        }
+        showControls(now: now)
+        let session = v.session
+        if controlsVisible(now: now), let r = session?.closeButtonRect(in: bounds), r.contains(x: x, y: y) {
+            router.execute(.dismiss, on: self)
+            return
+        }
+        if let hit = trackHit(), hit.inside {
+            v.seek(toFraction: hit.fraction)
+            needsRedraw = true
+            return
+        }
+        let top = v.topBuffer.pixels
+        if controlsVisible(now: now), v.title != nil || v.details != nil, y >= top, y < top + 68 {
+            if y < top + 40 { v.notify { $0.handleTitleSelection(in: v) } }
+            else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
+            return
+        }
+        if let name = KeyName.name(button: 1, state: 0), let c = bindings.command(for: name) {
+            router.execute(c, on: self)
+        } else {
+            v.togglePlay()
+        }
+        needsRedraw = true
+    }
+
+    /// Where the pointer is relative to the progress track.
+    func trackHit() -> (inside: Bool, hover: Bool, fraction: Double)? {
+        guard let s = view?.session, !isMinimized, let l = s.trackLayout(in: bounds) else { return nil }
+        let inside = l.band.contains(x: controls.pointer.x, y: controls.pointer.y)
+        return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar))
+    }
+}

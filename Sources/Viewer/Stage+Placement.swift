@@ -1,0 +1,116 @@
+import Playback
+import Windowing
+
+/// Where a stage's window is: fullscreen or windowed, grown from a host window or from the
+/// view's origin rectangle, and what happens when the screen changes under it.
+extension Stage {
+    /// Carries out a command that belongs to the window rather than the media.
+    func perform(_ c: PlayerCommand) {
+        let now = MonotonicClock.seconds()
+        needsRedraw = true
+        switch c {
+        case .dismiss:
+            if window.isDetached { returnInline(now: now) } else { dismissToOrigin(now: now) }
+        case .toggleFullscreen:
+            if window.isDetached { returnInline(now: now) }
+            else if window.isEmbedded { presentFromInline(now: now) }
+            else { toggleFullscreen() }
+        case .toggleDetails:
+            controls.until = controlsVisible(now: now) ? 0 : now + 3600
+        case .minimize:
+            setMinimized(true, animated: true)
+        case .restore:
+            setMinimized(false, animated: true)
+        case .seek, .seekAbsolutePercent:
+            showControls(now: now)
+        default:
+            break
+        }
+    }
+
+    /// The rectangle, in screen coordinates, that presenting grows from and dismissing
+    /// shrinks back to: the view's own place in its host, or the origin rectangle it names.
+    func originFrame(of v: MediaView) -> Rect? {
+        if v.shouldPresentFromOriginRect, window.parent != nil { return window.rootFrame }
+        if let r = v.originRectConverted { return r.isEmpty ? nil : r }
+        if let r = v.originRect, !r.isEmpty {
+            // In the host window's coordinates when there is one, else the screen's.
+            let host = window.parent.flatMap { display.rootOrigin(of: $0) } ?? (0, 0)
+            return Rect(x: r.x + host.x, y: r.y + host.y, width: r.width, height: r.height)
+        }
+        return nil
+    }
+
+    /// Starts a presented view at its origin rectangle, growing to where it belongs.
+    func growFromOrigin(_ v: MediaView) {
+        guard !window.isEmbedded, !isMinimized, animation == nil, let origin = originFrame(of: v) else { return }
+        let target = presentedFrame
+        window.setFloating(true)
+        setFrame(origin)
+        animate(to: target, now: MonotonicClock.seconds()) { [self] in restorePresentedState() }
+    }
+
+    /// Dismisses the view, shrinking it into its origin rectangle first when it has one.
+    func dismissToOrigin(now: Double) {
+        guard let v = view, animation == nil else { return }
+        guard !window.isEmbedded, !isMinimized, let origin = originFrame(of: v) else {
+            router.dismissCurrent(from: self)
+            return
+        }
+        window.setFloating(true)
+        animate(to: origin, now: now) { [self] in
+            router.dismissCurrent(from: self)
+            if view != nil { restorePresentedState() }
+        }
+    }
+
+    /// Grows an embedded view from its rectangle to the whole screen.
+    func presentFromInline(now: Double) {
+        guard window.parent != nil, !window.isDetached, animation == nil else { return }
+        placement.inlineOrigin = window.rootFrame
+        window.detach()
+        window.focus()
+        let s = display.screenSize
+        animate(to: Rect(x: 0, y: 0, width: s.width, height: s.height), now: now) { [self] in needsRedraw = true }
+    }
+
+    /// Shrinks a detached view back into its place in the host window.
+    func returnInline(now: Double) {
+        guard window.isDetached, animation == nil else { return }
+        let target = placement.inlineOrigin ?? window.rootFrame
+        animate(to: target, now: now) { [self] in
+            window.reattach()
+            needsRedraw = true
+        }
+    }
+
+    /// The screen was resized or turned: relayout, and tell the view when the orientation
+    /// (landscape or portrait) changed, as rotation notifications do on a phone.
+    func screenChanged(width: Int, height: Int) {
+        let portrait = height > width
+        let turned = portrait != placement.portrait
+        placement.portrait = portrait
+        let v = view
+        if turned, let v { v.notify { $0.mediaViewWillRotate(v) } }
+        if let v, isMinimized {
+            setFrame(layout(for: v).minimizedFrame)
+        } else if placement.wantsFullscreen && !window.isEmbedded {
+            window.setFullscreen(true)
+        }
+        needsRedraw = true
+        if turned, let v { v.notify { $0.mediaViewDidRotate(v) } }
+    }
+
+    func toggleFullscreen() {
+        guard !window.isEmbedded, !isMinimized, animation == nil else { return }
+        placement.wantsFullscreen = !window.isFullscreen
+        if window.isFullscreen {
+            let w = placement.windowed
+            window.setFullscreen(false, restore: (w.x, w.y, w.width, w.height))
+        } else {
+            placement.windowed = windowFrame
+            window.setFullscreen(true)
+        }
+        needsRedraw = true
+    }
+}

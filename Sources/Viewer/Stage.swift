@@ -1,0 +1,203 @@
+import Playback
+import Windowing
+
+/// One X window that shows one view at a time: fullscreen, windowed, minimized into the
+/// corner thumbnail, or embedded in a host window.
+///
+/// A newcomer follows a frame from the decoder to the screen here: the loop calls `tick`,
+/// which asks the view's session for its next frame, and `draw`, which has the session
+/// scale it into the window's shared-memory surface and blits that.
+@MainActor
+final class Stage {
+    let display: XDisplay
+    let loop: EventLoop
+    let window: XWindow
+    let surface: Surface
+    unowned let router: CommandRouter
+    /// The view on screen.
+    private(set) var view: MediaView?
+    /// Shrunk into the corner thumbnail.
+    var isMinimized = false
+    /// Where the window goes when presented, and where an embedded view came from.
+    var placement: Placement
+    /// When the controls hide again, and where the pointer is.
+    var controls = Controls()
+    /// What the left button is doing.
+    var gestures = Gestures()
+    /// The window moving between two frames (snap, slide out, grow from its place).
+    var animation: StageAnimation?
+    /// How opaque the overlays and the picture are while a gesture runs.
+    var fade = Fade()
+    var needsRedraw = true
+    /// The view's first picture is yet to reach the window.
+    var awaitingFirstFrame = false
+    /// Keys and buttons to commands.
+    var bindings: InputBindings
+    /// Frames of media shown (not overlay-only redraws).
+    var framesShown = 0
+
+    /// Where the window goes when presented.
+    struct Placement {
+        /// Fullscreen is what the user wants when not minimized (false after `f` in a window).
+        var wantsFullscreen: Bool
+        /// The frame of a windowed (not fullscreen) stage.
+        var windowed: Rect
+        /// Where an embedded view was before it grew to fullscreen.
+        var inlineOrigin: Rect?
+        /// The screen's orientation last seen, to tell rotations from resizes.
+        var portrait: Bool
+    }
+
+    /// Pointer and timing of the controls (track, title, close button).
+    struct Controls {
+        /// Controls stay visible until then (pointer moved, key pressed).
+        var until: Double = 0
+        var pointer: (x: Int, y: Int) = (0, 0)
+    }
+
+    /// Overlay and picture opacity during gestures.
+    struct Fade {
+        var overlay: Double = 1
+        var content: Double = 1
+    }
+
+    init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions) throws(XError) {
+        self.display = display
+        self.loop = loop
+        self.router = router
+        bindings = options.bindings
+        let screen = display.screenSize
+        let gw = options.geometry?.width ?? min(1280, screen.width)
+        let gh = options.geometry?.height ?? min(720, screen.height)
+        let gx = options.geometry?.x ?? max(0, (screen.width - gw) / 2)
+        let gy = options.geometry?.y ?? max(0, (screen.height - gh) / 2)
+        placement = Placement(wantsFullscreen: !options.windowed, windowed: Rect(x: gx, y: gy, width: gw, height: gh),
+                              portrait: screen.height > screen.width)
+        if let parent = options.parentWindow {
+            let size = display.windowSize(parent) ?? (gw, gh)
+            window = try XWindow(display: display, x: 0, y: 0, width: size.width, height: size.height, parent: parent)
+            display.watchStructure(of: parent)
+        } else if options.windowed {
+            window = try XWindow(display: display, x: gx, y: gy, width: gw, height: gh)
+        } else {
+            // Fullscreen on the monitor the user is looking at: the one with the pointer.
+            let pointer = display.pointerPosition
+            let m = display.monitor(containingX: pointer.x, y: pointer.y)
+            window = try XWindow(display: display, x: m.x, y: m.y, width: m.width, height: m.height)
+            window.setFullscreen(true)
+        }
+        surface = Surface(window: window)
+        loop.attach(window, surface: surface)
+        window.setTitle("mediaview")
+        window.map()
+        if !display.hasWindowManager && !window.isEmbedded { window.focus() }
+    }
+
+    isolated deinit {
+        loop.detach(window)
+    }
+
+    /// Whether an event for window `id` concerns this stage: its window, its host, or the
+    /// screen (the root window's size and rotation).
+    func owns(window id: UInt) -> Bool { id == window.id || id == window.parent || id == display.root }
+
+    /// Puts `v` on screen, opening it if it was not prepared ahead.
+    func show(_ v: MediaView) {
+        view = v
+        v.stage = self
+        let l = loop
+        v.wake = { l.wake() }
+        v.settings.playerOptions.targetSize = (window.width, window.height)
+        v.prepare()
+        v.session?.firstShownAt = MonotonicClock.seconds()
+        v.session?.setLowPower(isMinimized)
+        awaitingFirstFrame = true
+        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        needsRedraw = true
+        loop.wake()
+    }
+
+    /// Takes the view off the stage (dismissed); the window stays for the next one.
+    func clear() {
+        if view?.stage === self { view?.stage = nil }
+        view = nil
+        needsRedraw = true
+    }
+
+    /// Follows the view and the stage's own motion; returns when to look again.
+    func tick(now: Double) -> Double? {
+        guard let v = view else { return nil }
+        var deadline: Double?
+        func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
+        if let t = v.tick(presented: true, now: now) {
+            if t.redraw {
+                needsRedraw = true
+                if v.session?.frame != nil && v.failure == nil { framesShown += 1 }
+            }
+            soonest(t.deadline)
+        }
+        // Sound without a picture: its first frame is the music indicator.
+        if awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
+        soonest(overlayDeadline(v, now: now))
+        soonest(stepAnimation(now: now))
+        soonest(checkHold(now: now))
+        return deadline
+    }
+
+    /// Overlays that animate (spinner) or hide after a while need another look.
+    private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
+        if v.session?.isWaitingForData == true {
+            // The loading and buffering indicators turn.
+            needsRedraw = true
+            return 1.0 / 30
+        }
+        if controls.until > now { return controls.until - now + 0.01 }
+        if controls.until != 0 { controls.until = 0; needsRedraw = true }
+        if v.isPlayable && v.session?.frame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
+        return nil
+    }
+
+    func controlsVisible(now: Double) -> Bool {
+        if now < controls.until { return true }
+        if let v = view, v.isPlayable, !v.isPlaying { return true }
+        return false
+    }
+
+    func showControls(now: Double) {
+        let was = controlsVisible(now: now)
+        controls.until = now + 2.5
+        if !was { needsRedraw = true }
+        needsRedraw = needsRedraw || trackHit()?.hover == true
+    }
+
+    /// Draws the view into the surface and shows it; true when it was the view's first
+    /// picture on screen.
+    @discardableResult
+    func draw(now: Double) -> Bool {
+        needsRedraw = false
+        guard let buf = surface.begin() else { return false }
+        if let s = view?.session {
+            let showControls = controlsVisible(now: now) && !isMinimized
+            // The track's layout costs text measuring: only worked out when it shows.
+            let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
+                                                 trackHover: showControls && trackHit()?.hover == true,
+                                                 pointerX: controls.pointer.x)
+            s.render(into: buf, state: state)
+            if fade.content < 1 {
+                // Fading as it is thrown away: darken, since a plain X server has no window opacity.
+                Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),
+                                             color: Color.black.withAlpha(fraction: 1 - fade.content))
+            }
+        } else {
+            buf.clear()
+        }
+        surface.present()
+        guard awaitingFirstFrame, let v = view, v.failure == nil,
+              v.session?.frame != nil || v.info?.kind == .audio else { return false }
+        awaitingFirstFrame = false
+        v.notify { $0.didShowFirstFrame(for: v) }
+        return true
+    }
+
+    var bounds: Rect { Rect(x: 0, y: 0, width: window.width, height: window.height) }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The example app in `Examples/SeedClient`: a package that depends on this one by path and
+/// is written the way an iOS developer writes MediaView code. `make test` builds it as any
+/// dependency user would; here it runs on the test display and says what it heard.
+extension MediaviewProgram {
+    @Suite struct ExampleApp {
+        static var binary: String { Run.repositoryRoot + "/Examples/SeedClient/.build/debug/SeedClient" }
+
+        @Test("Delegate calls in order, the app's timers and tasks ran, minimize and restore from code, a failure reported")
+        func seedClientRuns() throws {
+            let video = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 6)
+            let broken = try Fixtures.bytes("not-a-video.mp4", Data("this is not a video".utf8))
+            let r = try Run.process(Self.binary, [video, broken], timeout: 60, environment: Run.environment())
+            #expect(r.status == 0, "exit status \(r.status): \(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            let expected = [
+                "willPresent", "didPresent", "didPlayMedia",
+                "asyncAfter ran",
+                "willChangeMinimization", "didChangeMinimization", "willEndMinimizing true",
+                "didEndMinimizing true offset 1.0",
+                "task slept, minimized true",
+                "willChangeMinimization", "didChangeMinimization", "willEndMinimizing false",
+                "didEndMinimizing false offset 0.0",
+                "timer ticks enough",
+                "willDismiss", "didPauseMedia", "didDismiss",
+                "willPresent", "didPresent", "didFailToPlayMedia",
+                "failure: reported",
+                "done",
+            ]
+            #expect(lines == expected, "heard:\n\(r.stdout)")
+        }
+    }
+}
