@@ -46,7 +46,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     /// Connects (following at most FFmpeg's 8 redirects) and checks the answer is media.
     static func open(url: String, options: SourceOptions, sinks: Sinks,
                      interrupt: AVIOInterruptCB) throws(AVError) -> CachingIO {
-        guard let io = CachingIO(url: url, sinks: sinks, timeout: options.networkTimeout) else {
+        guard let io = CachingIO(url: url, sinks: sinks, timeout: options.effectiveTimeout) else {
             throw AVError(message: "out of memory")
         }
         var dict: OpaquePointer? = nil

@@ -30,7 +30,7 @@ enum NetworkErrors {
     static func openFailure(_ code: Int32, url: String, options: SourceOptions, elapsed: Double) -> String {
         if let h = httpText(code) { return h }
         if code == cff_averror_exit || code == cff_averror(ETIMEDOUT) {
-            return "no answer from the server (timed out after \(seconds(options.networkTimeout)))"
+            return "no answer from the server (timed out after \(seconds(options.effectiveTimeout)))"
         }
         if code == cff_averror(ECONNREFUSED) { return "connection refused" }
         if code == cff_averror(ECONNRESET) { return "connection reset by the server" }
@@ -64,7 +64,7 @@ enum NetworkErrors {
         defer { av_dict_free(&dict) }
         for (k, v) in options.formatOptions(for: url) where k != "tls_verify" { av_dict_set(&dict, k, v, 0) }
         av_dict_set(&dict, "tls_verify", "0", 0)
-        av_dict_set(&dict, "rw_timeout", String(Int64(min(options.networkTimeout, 5) * 1e6)), 0)
+        av_dict_set(&dict, "rw_timeout", String(Int64(min(options.effectiveTimeout, 5) * 1e6)), 0)
         var pb: UnsafeMutablePointer<AVIOContext>?
         guard avio_open2(&pb, url, AVIO_FLAG_READ, nil, &dict) >= 0 else { return false }
         avio_closep(&pb)
