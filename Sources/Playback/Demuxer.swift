@@ -127,10 +127,10 @@ final class Demuxer: @unchecked Sendable {
         return size > 0 ? (avio_tell(pb), size) : nil
     }
 
-    /// The last path component of a path or URL, for messages.
+    /// The last path component of a path, or the whole (redacted) URL, for messages.
     static func displayName(_ url: String) -> String {
         let trimmed = url.split(separator: "?").first.map(String.init) ?? url
-        if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return url }
+        if SourceOptions.isNetwork(trimmed) { return SourceOptions.redacted(url) }
         return trimmed.split(separator: "/").last.map(String.init) ?? url
     }
 }
