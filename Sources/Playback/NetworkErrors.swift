@@ -26,6 +26,18 @@ enum NetworkErrors {
         httpCodes.first { $0.0 == code }?.1
     }
 
+    /// A status that is not media, in words: "HTTP 404 Not Found", "HTTP 503 server error".
+    static func statusText(_ status: Int) -> String {
+        let names = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+                     429: "Too Many Requests"]
+        if let n = names[status] { return "HTTP \(status) \(n)" }
+        switch status {
+        case 400..<500: return "HTTP \(status) client error"
+        case 500..<600: return "HTTP \(status) server error"
+        default: return "HTTP \(status), an answer that is not media"
+        }
+    }
+
     /// Why opening `url` failed.
     static func openFailure(_ code: Int32, url: String, options: SourceOptions, elapsed: Double) -> String {
         if let h = httpText(code) { return h }
