@@ -115,7 +115,7 @@ extension MediaView {
         if small.redraw { t.redraw = true }
         if let d = small.deadline { t.deadline = d }
         guard presented else { return t }
-        if let e = p.streamError, SourceOptions.isNetwork(mediaURL ?? "") {
+        if let e = p.streamError, SourceOptions.isNetwork(mediaURL ?? "") || p.info?.kind == .image {
             fail(MediaError(e.message))
             t.redraw = true
             return t
