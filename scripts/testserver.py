@@ -24,6 +24,11 @@ on their own:
   /delay/<ms>/<rest>          wait before sending anything (header timeouts)
   /no-range/<rest>            ignore Range, always 200 with the whole file
   /no-length/<rest>           no Content-Length; the end of the body is the close
+  /http10/<rest>              an HTTP/1.0 answer with no Content-Length, ended by the close
+  /chunked/<rest>             Transfer-Encoding: chunked, ending with the last (empty) chunk
+  /cut-chunked/<bytes>/<rest> chunked, but closed (FIN) after <bytes> with no last chunk
+  /redirect-file/<name>       302 to file:///etc/passwd (a redirect to a local file)
+  /gzip-bomb/<name>           Content-Encoding: gzip, a small body inflating to 256 MiB of zeros
 
 Each request is logged as one JSON object a line (time, method, path, Range
 header, status, byte range, user agent), written and flushed before the body is
@@ -36,6 +41,7 @@ so a killed test run never leaves it behind for long.
 
 import argparse
 import email.utils
+import zlib
 import json
 import mimetypes
 import os
@@ -79,6 +85,18 @@ stop_event = threading.Event()      # set when the server is going down
 last_activity = [time.monotonic()]  # list: mutated from handler threads
 log_lock = threading.Lock()
 log_file = None
+gzip_bomb = []  # made on first use: compressing 256 MiB takes a moment
+
+
+def bomb_body():
+    with log_lock:
+        if not gzip_bomb:
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
+            block = bytes(1 << 20)
+            parts = [z.compress(block) for _ in range(256)]
+            parts.append(z.flush())
+            gzip_bomb.append(b"".join(parts))
+        return gzip_bomb[0]
 
 
 def content_type(path):
@@ -175,7 +193,8 @@ class Handler(BaseHTTPRequestHandler):
         path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         parts = [p for p in path.split("/") if p != ""]
         mode = {"reset": None, "stall": None, "trickle": None, "lie": False,
-                "no_range": False, "no_length": False}
+                "no_range": False, "no_length": False, "http10": False, "chunked": False,
+                "cut_chunked": None}
         try:
             while parts:
                 head = parts[0]
@@ -194,6 +213,18 @@ class Handler(BaseHTTPRequestHandler):
                     return self.simple(302, b"redirect\n",
                                        headers=[("Location", urllib.parse.quote(target))],
                                        send_body=send_body)
+                if head == "redirect-file":
+                    return self.simple(302, b"redirect\n", headers=[("Location", "file:///etc/passwd")],
+                                       send_body=send_body)
+                if head == "gzip-bomb":
+                    name = "/".join(parts[1:]) or "bomb.mp4"
+                    return self.simple(200, bomb_body(), ctype=content_type(name),
+                                       headers=[("Content-Encoding", "gzip")], send_body=send_body)
+                if head == "cut-chunked" and len(parts) >= 2:
+                    mode["chunked"] = True
+                    mode["cut_chunked"] = int(parts[1])
+                    parts = parts[2:]
+                    continue
                 if head == "html":
                     return self.simple(200, HTML_PAGE, ctype="text/html; charset=utf-8",
                                        send_body=send_body)
@@ -211,6 +242,10 @@ class Handler(BaseHTTPRequestHandler):
                     mode["no_range"] = True
                 elif head == "no-length":
                     mode["no_length"] = True
+                elif head == "http10":
+                    mode["http10"] = True
+                elif head == "chunked":
+                    mode["chunked"] = True
                 else:
                     break
                 parts = parts[1:]
@@ -241,6 +276,10 @@ class Handler(BaseHTTPRequestHandler):
             length = end - start + 1 if size else 0
             status = 206 if rng else 200
             self.log_json(status, start=start, end=end, size=size)
+            if mode["http10"]:
+                # The status line says HTTP/1.0: no keep-alive, the close ends the body.
+                self.protocol_version = "HTTP/1.0"
+                self.close_connection = True
             self.send_response(status)
             self.send_header("Content-Type", content_type(full))
             if not mode["no_range"]:
@@ -248,7 +287,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
             if rng:
                 self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
-            if mode["no_length"]:
+            if mode["chunked"]:
+                self.send_header("Transfer-Encoding", "chunked")
+                if mode["cut_chunked"] is not None:
+                    self.close_connection = True
+            elif mode["no_length"] or mode["http10"]:
                 self.close_connection = True
                 self.send_header("Connection", "close")
             elif mode["lie"]:
@@ -268,6 +311,9 @@ class Handler(BaseHTTPRequestHandler):
             for key in ("reset", "stall"):
                 if mode[key] is not None:
                     limit = min(limit, mode[key])
+            if mode["chunked"]:
+                self.copy_chunked(f, limit, mode["cut_chunked"])
+                return
             self.copy_body(f, limit, mode["trickle"])
             if mode["reset"] is not None:
                 self.reset_connection()
@@ -294,6 +340,30 @@ class Handler(BaseHTTPRequestHandler):
                         break
                     self.wfile.write(data)
                     remaining -= len(data)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            self.close_connection = True
+
+    def copy_chunked(self, f, remaining, cut):
+        """The body in 16 KiB chunks; with `cut`, a close after that many bytes, mid-chunk,
+        and no last chunk, as a crashed upstream behind a proxy would leave it."""
+        sent = 0
+        try:
+            while remaining > 0:
+                data = f.read(min(16 * 1024, remaining))
+                if not data:
+                    break
+                if cut is not None and sent + len(data) > cut:
+                    part = data[:cut - sent]
+                    self.wfile.write(b"%x\r\n" % len(data) + part)
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+                sent += len(data)
+                remaining -= len(data)
+            if cut is None:
+                self.wfile.write(b"0\r\n\r\n")
+            self.close_connection = True
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
             self.close_connection = True
 

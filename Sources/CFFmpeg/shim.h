@@ -7,6 +7,8 @@
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
+#include <libavutil/base64.h>
+#include <libavutil/md5.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>

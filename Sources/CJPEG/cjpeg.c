@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>  // JWRN_JPEG_EOF, the premature-end warning
 
 // libjpeg's error manager with somewhere to jump back to: error_exit must not return.
 struct cjpeg_error {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    int truncated;  // libjpeg met the end of the data before the end of the picture
 };
 
 struct cjpeg_decoder {
@@ -27,8 +29,13 @@ static void cjpeg_error_exit(j_common_ptr cinfo) {
 }
 
 // Counts warnings and drops trace messages; the default would print the first warning.
+// A premature end is remembered: libjpeg fills the missing rows with grey and goes on, and
+// a user must hear that the photo is incomplete rather than see half of it as if whole.
 static void cjpeg_emit_message(j_common_ptr cinfo, int level) {
-    if (level < 0) cinfo->err->num_warnings++;
+    if (level < 0) {
+        cinfo->err->num_warnings++;
+        if (cinfo->err->msg_code == JWRN_JPEG_EOF) ((struct cjpeg_error *)cinfo->err)->truncated = 1;
+    }
 }
 
 // Nothing reaches stderr: the player reports failures in its own words, once.
@@ -123,7 +130,17 @@ cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride)
             return CJPEG_FAILED;
         }
     }
+    if (d->err.truncated) {
+        snprintf(d->err.message, sizeof d->err.message,
+                 "the file ends before the picture does (truncated at row %u of %u)",
+                 c->output_scanline, c->output_height);
+        return CJPEG_TRUNCATED;
+    }
     jpeg_finish_decompress(c);
+    if (d->err.truncated) {
+        snprintf(d->err.message, sizeof d->err.message, "the file ends before the picture does (truncated)");
+        return CJPEG_TRUNCATED;
+    }
     return CJPEG_OK;
 }
 

@@ -3,16 +3,19 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// Web media read through FFmpeg's own http/https protocol and copied, byte for byte, into
-/// the cache as it is read: one download serves both the player and the cache.
+/// Web media read over `HTTPFetch` and kept, byte for byte, in a file as it arrives: one
+/// download serves both the player and the cache.
 ///
-/// Every byte read at offset `o` is written at `o` into a sparse temporary file, and the
-/// covered ranges are tracked. Seeks (HTTP Range requests) leave holes that later reads may
-/// fill; once the ranges cover `[0, size)` the file is fsynced and renamed into the cache.
-/// A download that stops early or fails leaves nothing but a deleted temporary.
+/// Every byte that arrives at offset `o` is written at `o` into a sparse file and the
+/// covered ranges are tracked; reads of bytes that have arrived come from that file. So a
+/// player can go back anywhere in what has arrived, whatever the server supports. Going
+/// forward past it asks for a Range when the server takes them, and otherwise reads on to
+/// the target (what `ffmpeg -i` does with such a server).
 ///
-/// Failures are kept as a sentence a user understands (`failure`), since the callback can
-/// only hand FFmpeg a number.
+/// The copy becomes the cached file only when the transfer provably ended: every byte of a
+/// Content-Length, or a chunked answer's last chunk. An answer that ends at the close
+/// without a length plays, but is not cached; one cut short fails with a one-line reason,
+/// and its copy is deleted.
 final class CachingIO: CustomIO, @unchecked Sendable {
     /// Where the bytes go besides the reader.
     struct Sinks: Sendable {
@@ -23,184 +26,190 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     }
 
     let url: String
-    private var inner: UnsafeMutablePointer<AVIOContext>?
     private let sinks: Sinks
-    private let timeout: Double
+    private let options: SourceOptions
+    private let interrupt: AVIOInterruptCB
+    private var fetchURL: String
+    private var connection: HTTPConnection?
+    /// The offset of the connection's next byte.
+    private var connectionOffset: Int64 = 0
+    private var seekable = false
+    /// Whether `size` is the server's word (Content-Length, Content-Range or the last chunk).
+    private var sizeProven = false
     private var position: Int64 = 0
-    /// Total size from Content-Length; -1 while unknown.
+    /// Total size; -1 while unknown.
     private(set) var size: Int64 = -1
     private var ranges = ByteRanges()
-    private var file: (fd: Int32, path: String)?
-    private var memoryCopy: [UInt8]?
+    private var file: TransferFile?
     /// The final cache path, once the whole file was stored.
     private(set) var cachedPath: String?
     private var finished = false
 
-    private init?(url: String, sinks: Sinks, timeout: Double) {
+    /// Forward jumps up to this far read on rather than open a new connection.
+    private static let readOnLimit: Int64 = 512 * 1024
+
+    private init?(url: String, options: SourceOptions, sinks: Sinks, interrupt: AVIOInterruptCB) {
         self.url = url
+        self.options = options
         self.sinks = sinks
-        self.timeout = timeout
+        self.interrupt = interrupt
+        fetchURL = url
         super.init()
     }
 
-    /// Connects (following at most FFmpeg's 8 redirects) and checks the answer is media.
+    /// Connects (following at most 8 redirects) and checks the answer is media.
     static func open(url: String, options: SourceOptions, sinks: Sinks,
                      interrupt: AVIOInterruptCB) throws(AVError) -> CachingIO {
-        guard let io = CachingIO(url: url, sinks: sinks, timeout: options.networkTimeout) else {
+        guard let io = CachingIO(url: url, options: options, sinks: sinks, interrupt: interrupt) else {
             throw AVError(message: "out of memory")
         }
-        var dict: OpaquePointer? = nil
-        defer { av_dict_free(&dict) }
-        for (k, v) in options.formatOptions(for: url) { av_dict_set(&dict, k, v, 0) }
-        var cb = interrupt
-        var inner: UnsafeMutablePointer<AVIOContext>?
-        let started = MonotonicClock.seconds()
-        let r = avio_open2(&inner, url, AVIO_FLAG_READ, &cb, &dict)
-        guard r >= 0, let inner else {
+        let opened: HTTPFetch.Opened
+        do {
+            opened = try HTTPFetch.open(url, from: 0, options: options, interrupt: interrupt)
+        } catch {
             io.close()
-            throw AVError(code: r, message: NetworkErrors.openFailure(r, url: url, options: options,
-                                                                       elapsed: MonotonicClock.seconds() - started))
+            throw error
         }
-        io.inner = inner
-        if let mime = CachingIO.mimeType(inner), mime.lowercased().hasPrefix("text/html") {
-            io.close()
-            throw AVError(code: cff_averror_invaliddata, message: "the server sent a web page (text/html), not media")
-        }
-        io.size = avio_size(inner)
-        io.startSinks()
+        io.take(opened)
+        if let total = opened.total { io.size = total; io.sizeProven = true }
+        io.file = TransferFile(cache: sinks.cache, size: io.size)
         return io
     }
 
-    /// The temporary file (and memory copy) this download writes to, when wanted and possible.
-    private func startSinks() {
-        if let cache = sinks.cache, let t = cache.makeTemporary() {
-            file = t
-            // Reserving the size up front makes a full disk fail now rather than at the end.
-            if size > 0 && ftruncate(t.fd, off_t(size)) != 0 { dropFile() }
-        }
-        if let memory = sinks.memory, size > 0, size <= Int64(memory.budgetBytes) {
-            memoryCopy = [UInt8](repeating: 0, count: Int(size))
-        }
+    private func take(_ o: HTTPFetch.Opened) {
+        connection?.close()
+        connection = o.connection
+        connectionOffset = o.start
+        fetchURL = o.url
+        seekable = o.seekable && o.total != nil
     }
 
     override func read(into buffer: UnsafeMutablePointer<UInt8>, size want: Int) -> Int32 {
-        guard let inner else { return cff_averror(EINVAL) }
-        let started = MonotonicClock.seconds()
-        let n = avio_read_partial(inner, buffer, Int32(want))
-        if n > 0 {
-            store(buffer, count: Int(n))
-            return n
-        }
-        let code = n == 0 ? cff_averror_eof : n
-        if code == cff_averror_eof {
-            if size > 0 && position < size {
-                failure = AVError(code: cff_averror(EIO), message:
-                    "connection closed early: got \(position) of the \(size) bytes announced")
-                return cff_averror(EIO)
-            }
-            if size < 0 && ranges.covers(0, position) { size = position }
+        if let f = failure { return f.code < 0 ? f.code : cff_averror(EIO) }
+        if size >= 0 && position >= size {
             finishIfComplete()
             return cff_averror_eof
         }
-        failure = AVError(code: code, message: NetworkErrors.readFailure(code, position: position, size: size,
-                                                                         elapsed: MonotonicClock.seconds() - started,
-                                                                         timeout: timeout))
+        // What has arrived is read back from the copy.
+        if let end = ranges.end(from: position), let f = file {
+            let n = f.read(buffer, count: Int(min(Int64(want), end - position)), at: position)
+            if n > 0 {
+                position += Int64(n)
+                return Int32(n)
+            }
+        }
+        if let code = reachPosition() { return code }
+        let r = network(into: buffer, count: want)
+        if r > 0 { position += Int64(r) }
+        return r
+    }
+
+    /// Brings the connection to `position`: on from where it is, or by a new request.
+    /// Returns an error code, or nil when the next network byte is the one wanted.
+    private func reachPosition() -> Int32? {
+        if connection != nil && connectionOffset == position { return nil }
+        let ahead = position - connectionOffset
+        let readOn = connection != nil && ahead > 0 && (!seekable || ahead <= CachingIO.readOnLimit)
+        if !readOn {
+            // A server that takes ranges is asked for the target; any other starts over,
+            // and what passes on the way there is kept again.
+            do {
+                take(try HTTPFetch.open(fetchURL, from: seekable ? position : 0, options: options, interrupt: interrupt))
+            } catch {
+                failure = error
+                return error.code < 0 ? error.code : cff_averror(EIO)
+            }
+        }
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 * 1024)
+        defer { scratch.deallocate() }
+        while connectionOffset < position {
+            let r = network(into: scratch, count: Int(min(64 * 1024, position - connectionOffset)))
+            if r < 0 { return r }
+        }
+        return nil
+    }
+
+    /// One read from the connection, stored at its offset.
+    private func network(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
+        guard let c = connection else { return cff_averror_eof }
+        let started = MonotonicClock.seconds()
+        switch c.read(into: buffer, count: count) {
+        case .data(let n):
+            store(buffer, count: n, at: connectionOffset)
+            connectionOffset += Int64(n)
+            return Int32(n)
+        case .end(let proven):
+            connection = nil
+            if size < 0 {
+                size = connectionOffset
+                sizeProven = proven
+            }
+            finishIfComplete()
+            return cff_averror_eof
+        case .cut:
+            connection = nil
+            let got = size > 0 ? "got \(connectionOffset) of the \(size) bytes announced" : "after \(connectionOffset) bytes"
+            let what = size > 0 && sizeProven ? "connection closed early" : "the transfer was cut off before its last chunk"
+            return fail(cff_averror(EIO), "\(what): \(got)")
+        case .failed(let code):
+            connection = nil
+            return fail(code, NetworkErrors.readFailure(code, position: connectionOffset, size: size,
+                                                        elapsed: MonotonicClock.seconds() - started,
+                                                        timeout: options.effectiveTimeout))
+        }
+    }
+
+    private func fail(_ code: Int32, _ message: String) -> Int32 {
+        failure = AVError(code: code, message: message)
+        file?.discard()
+        file = nil
         return code
     }
 
     override func seek(to offset: Int64, whence: Int32) -> Int64 {
-        guard let inner else { return Int64(cff_averror(EINVAL)) }
-        if whence & Int32(AVSEEK_SIZE) != 0 { return size >= 0 ? size : avio_size(inner) }
-        let r = avio_seek(inner, offset, whence & ~Int32(AVSEEK_FORCE))
-        if r >= 0 { position = r }
-        return r
+        if whence & Int32(AVSEEK_SIZE) != 0 { return size >= 0 ? size : Int64(cff_averror(ENOSYS)) }
+        guard let t = CustomIO.target(offset: offset, whence: whence, current: position, size: size), t >= 0 else {
+            return Int64(cff_averror(EINVAL))
+        }
+        // The bytes are fetched (or read on to) by the next read, not here.
+        position = t
+        return t
     }
 
     /// Stops the download. An incomplete copy is deleted: only whole files enter the cache.
     override func close() {
-        if inner != nil { avio_closep(&inner) }
-        dropFile()
-        memoryCopy = nil
+        connection?.close()
+        connection = nil
+        file?.discard()
+        file = nil
         super.close()
     }
 
-    deinit { dropFile() }
+    deinit { file?.discard() }
 
-    private func store(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) {
-        if let f = file {
-            var done = 0
-            while done < count {
-                let w = pwrite(f.fd, buffer + done, count - done, off_t(position) + off_t(done))
-                if w <= 0 { break }
-                done += w
-            }
-            // A full or broken disk: go on playing, just without keeping a copy.
-            if done < count { dropFile() }
+    private func store(_ buffer: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int64) {
+        // A full or broken disk: go on playing, just without keeping a copy.
+        if let f = file, !f.write(buffer, count: count, at: offset) {
+            f.discard()
+            file = nil
         }
-        if memoryCopy != nil, position + Int64(count) <= Int64(memoryCopy!.count) {
-            let start = Int(position)
-            memoryCopy!.withUnsafeMutableBufferPointer { dst in
-                (dst.baseAddress! + start).update(from: buffer, count: count)
-            }
-        }
-        ranges.insert(position, position + Int64(count))
-        position += Int64(count)
+        if file != nil { ranges.insert(offset, offset + Int64(count)) }
         finishIfComplete()
     }
 
-    /// Commits the copies once every byte of `[0, size)` has been seen.
+    /// Commits the copy once every byte of a provably complete transfer has been kept.
     private func finishIfComplete() {
-        guard !finished, size > 0, ranges.covers(0, size) else { return }
+        guard !finished, sizeProven, size > 0, ranges.covers(0, size), let f = file else { return }
         finished = true
-        if let m = memoryCopy, let memory = sinks.memory { memory.insert(Data(m), for: url) }
-        memoryCopy = nil
-        if let f = file, let cache = sinks.cache {
-            file = nil
-            let final = cache.commit(fd: f.fd, temporary: f.path, url: url, directory: sinks.directory)
-            Glibc.close(f.fd)
-            if let final {
-                cachedPath = final
-                sinks.onCached?(final)
-            }
-        }
-    }
-
-    private func dropFile() {
-        guard let f = file else { return }
         file = nil
-        Glibc.close(f.fd)
-        unlink(f.path)
-    }
-
-    /// The Content-Type the server answered with, from the http protocol's exported option.
-    private static func mimeType(_ pb: UnsafeMutablePointer<AVIOContext>) -> String? {
-        var out: UnsafeMutablePointer<UInt8>?
-        guard av_opt_get(UnsafeMutableRawPointer(pb), "mime_type", AV_OPT_SEARCH_CHILDREN, &out) >= 0, let out else {
-            return nil
+        if let memory = sinks.memory, size <= Int64(memory.budgetBytes), let bytes = f.contents(size: size) {
+            memory.insert(Data(bytes), for: url)
         }
-        defer { av_free(out) }
-        return String(cString: out)
-    }
-}
-
-/// Sorted, merged half-open byte ranges `[start, end)`.
-struct ByteRanges {
-    private(set) var spans: [(start: Int64, end: Int64)] = []
-
-    mutating func insert(_ start: Int64, _ end: Int64) {
-        guard end > start else { return }
-        var s = start, e = end
-        var kept: [(start: Int64, end: Int64)] = []
-        for r in spans {
-            if r.end < s || r.start > e { kept.append(r) } else { s = min(s, r.start); e = max(e, r.end) }
+        if let cache = sinks.cache, let final = f.commit(to: cache, url: url, directory: sinks.directory) {
+            cachedPath = final
+            sinks.onCached?(final)
+        } else {
+            f.discard()
         }
-        kept.append((s, e))
-        spans = kept.sorted { $0.start < $1.start }
-    }
-
-    /// Whether `[start, end)` is covered entirely.
-    func covers(_ start: Int64, _ end: Int64) -> Bool {
-        if end <= start { return true }
-        return spans.contains { $0.start <= start && $0.end >= end }
     }
 }

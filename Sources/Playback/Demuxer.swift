@@ -23,7 +23,7 @@ final class Demuxer: @unchecked Sendable {
     /// Settings for opening, from `SourceOptions`.
     /// `interrupt`: the caller's own, so that it can cancel the open (Player.close).
     init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil) throws(AVError) {
-        interrupt = given ?? Interrupt(timeout: options.networkTimeout)
+        interrupt = given ?? Interrupt(timeout: options.effectiveTimeout)
         guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
         c.pointee.interrupt_callback.callback = { opaque in
             guard let opaque else { return 0 }
@@ -127,10 +127,10 @@ final class Demuxer: @unchecked Sendable {
         return size > 0 ? (avio_tell(pb), size) : nil
     }
 
-    /// The last path component of a path or URL, for messages.
+    /// The last path component of a path, or the whole (redacted) URL, for messages.
     static func displayName(_ url: String) -> String {
         let trimmed = url.split(separator: "?").first.map(String.init) ?? url
-        if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return url }
+        if SourceOptions.isNetwork(trimmed) { return SourceOptions.redacted(url) }
         return trimmed.split(separator: "/").last.map(String.init) ?? url
     }
 }
@@ -143,7 +143,7 @@ final class Interrupt: Sendable {
     private let timeoutNanos: UInt64
 
     init(timeout: Double) {
-        timeoutNanos = UInt64(max(0.1, timeout) * 1e9)
+        timeoutNanos = UInt64(SourceOptions.clampedTimeout(timeout) * 1e9)
     }
 
     func arm() { deadline.store(MonotonicClock.nanos() + timeoutNanos, ordering: .relaxed) }

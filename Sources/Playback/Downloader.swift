@@ -20,7 +20,7 @@ public final class Downloader: Sendable {
     /// `completion` runs once, on the download thread. A URL already cached completes at
     /// once with its path.
     public init(url: String, options: SourceOptions, completion: @escaping @Sendable (Outcome) -> Void) {
-        interrupt = Interrupt(timeout: options.networkTimeout)
+        interrupt = Interrupt(timeout: options.effectiveTimeout)
         let interrupt = self.interrupt
         let done = self.done
         NamedThread.start(name: "mv-download") {

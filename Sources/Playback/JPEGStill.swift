@@ -11,6 +11,10 @@ import CJPEG
 /// changes. What libjpeg declines (CMYK, YCCK, 12-bit, damage it cannot get past) throws, and
 /// the caller gives that packet to FFmpeg, which shows whatever it can of it, as before.
 struct JPEGStill {
+    /// The error code of a picture whose file ends before it does: not for another decoder
+    /// to fill in, but for the user to hear about.
+    static let truncatedCode = cff_averror(ENODATA)
+
     /// Halvings of each side, as FFmpeg's `lowres`: libjpeg's scale_denom is 1 << lowres.
     let lowres: Int
     /// Stored pixels above which a picture is refused before anything is allocated.
@@ -79,7 +83,11 @@ struct JPEGStill {
             throw AVError(code: cff_averror(ENOMEM),
                           message: "libjpeg: no memory for a \(info.width)x\(info.height) picture")
         }
-        guard cjpeg_decode_into(d, dst, Int(f.pointee.linesize.0)) == CJPEG_OK else { throw failure() }
+        let decoded = cjpeg_decode_into(d, dst, Int(f.pointee.linesize.0))
+        if decoded == CJPEG_TRUNCATED {
+            throw AVError(code: JPEGStill.truncatedCode, message: "truncated JPEG: " + String(cString: cjpeg_message(d)))
+        }
+        guard decoded == CJPEG_OK else { throw failure() }
         // FFmpeg's mjpeg decoder takes the JFIF density as the sample aspect ratio, whatever
         // its unit; so does this, or the same file would change shape between the two paths.
         if info.density_x > 0, info.density_y > 0 {

@@ -18,6 +18,9 @@ public final class MediaCache: Sendable {
 
     /// The cache's root directory.
     public let root: String
+    /// False for a cache that can only be read (a read-only disk, someone else's
+    /// directory): what it holds still plays, nothing new is kept.
+    public let isWritable: Bool
     private let cap: Atomic<Int64>
     /// Serialises commits and evictions, so two finishing downloads do not evict each other.
     private let lock = Mutex(())
@@ -37,20 +40,33 @@ public final class MediaCache: Sendable {
         return home.isEmpty ? nil : home
     }
 
-    /// Opens (creating it if needed) a cache at `root`; throws a one-line reason when the
-    /// directory cannot be made private and writable.
+    /// Opens (creating it if needed) a cache at `root`. An existing cache that cannot be
+    /// written opens read-only (`isWritable` false); throws a one-line reason when there is
+    /// no usable directory at all.
     public init(root: String = MediaCache.defaultRoot, capBytes: Int64 = 1 << 30) throws(AVError) {
-        self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        let root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        self.root = root
         cap = Atomic(max(0, capBytes))
-        for d in [self.root] + [Directory.image, .video, .audio, .temp].map({ self.root + "/" + $0.rawValue }) {
-            try MediaCache.makePrivateDirectory(d)
+        do throws(AVError) {
+            for d in [root] + ([Directory.image, .video, .audio, .temp].map(\.rawValue) + ["records"]).map({ root + "/" + $0 }) {
+                try MediaCache.makePrivateDirectory(d)
+            }
+            // Prove it is writable now, so a read-only cache is known at start, not per item.
+            let probe = root + "/temp/.probe-\(getpid())"
+            let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            guard fd >= 0 else { throw AVError(message: "cache directory \(root) is not writable: \(MediaCache.errnoText())") }
+            close(fd)
+            unlink(probe)
+        } catch {
+            // What was cached before still plays offline, if the directory can be read.
+            var st = stat()
+            guard stat(root, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, access(root, R_OK | X_OK) == 0 else {
+                throw error
+            }
+            isWritable = false
+            return
         }
-        // Prove it is writable now, so a read-only cache warns once at start, not per item.
-        let probe = self.root + "/temp/.probe-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw AVError(message: "cache directory \(self.root) is not writable: \(MediaCache.errnoText())") }
-        close(fd)
-        unlink(probe)
+        isWritable = true
         removeAbandonedTemporaries()
     }
 
@@ -68,20 +84,34 @@ public final class MediaCache: Sendable {
 
     /// The complete cached copy of `url`, if any, in whichever media directory holds it.
     /// A hit refreshes the file's mtime: that is what "recently used" means to eviction.
-    public func lookup(_ url: String) -> String? {
+    public func lookup(_ url: String) -> String? { check(url).path }
+
+    /// The verified cached copy of `url`, or why a copy that was there was refused (and,
+    /// when the cache is writable, deleted so that the next download replaces it).
+    public func check(_ url: String) -> (path: String?, refused: String?) {
         for d in [Directory.video, .audio, .image] {
             let p = path(for: url, in: d)
-            if access(p, R_OK) == 0 {
-                utimensat(AT_FDCWD, p, nil, 0)
-                return p
+            guard access(p, R_OK) == 0 else { continue }
+            if let problem = CacheRecord.problem(with: p) {
+                if isWritable { lock.withLock { _ in remove(p) } }
+                return (nil, "the cached copy is damaged (\(problem))" + (isWritable ? " and was dropped" : ""))
             }
+            utimensat(AT_FDCWD, p, nil, 0)
+            return (p, nil)
         }
-        return nil
+        return (nil, nil)
+    }
+
+    /// Deletes an entry and its record.
+    private func remove(_ entry: String) {
+        unlink(entry)
+        unlink(CacheRecord.sidecar(entry))
     }
 
     /// A new, empty temporary file in `temp/`, named after this process so a later run can
     /// tell an abandoned one from one being written.
     func makeTemporary() -> (fd: Int32, path: String)? {
+        guard isWritable else { return nil }
         var template = Array("\(root)/temp/\(getpid())-XXXXXX.part".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
         guard fd >= 0 else { return nil }
@@ -94,8 +124,11 @@ public final class MediaCache: Sendable {
         let final = path(for: url, in: directory)
         // Data first on disk, then the name: a crash between leaves only a temporary.
         guard fsync(fd) == 0, fchmod(fd, 0o600) == 0 else { unlink(temporary); return nil }
-        let ok = lock.withLock { _ in rename(temporary, final) == 0 }
-        guard ok else { unlink(temporary); return nil }
+        let ok = lock.withLock { _ in
+            // The record first: an entry without one is refused as unverifiable.
+            CacheRecord.write(fd: fd, for: final) && rename(temporary, final) == 0
+        }
+        guard ok else { unlink(temporary); unlink(CacheRecord.sidecar(final)); return nil }
         evict(sparing: final)
         return final
     }
@@ -109,7 +142,7 @@ public final class MediaCache: Sendable {
                 for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
                     // Another process's download in progress is not ours to pull away.
                     if d == .temp, let pid = MediaCache.ownerPID(name), pid != getpid(), kill(pid, 0) == 0 { continue }
-                    unlink(path + "/" + name)
+                    remove(path + "/" + name)
                 }
             }
         }
@@ -129,6 +162,7 @@ public final class MediaCache: Sendable {
             files.sort { $0.mtime < $1.mtime }
             for f in files where total > limit && f.path != sparing {
                 if unlink(f.path) == 0 { total -= f.size }
+                unlink(CacheRecord.sidecar(f.path))
             }
         }
     }

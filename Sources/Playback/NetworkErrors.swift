@@ -26,11 +26,23 @@ enum NetworkErrors {
         httpCodes.first { $0.0 == code }?.1
     }
 
+    /// A status that is not media, in words: "HTTP 404 Not Found", "HTTP 503 server error".
+    static func statusText(_ status: Int) -> String {
+        let names = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+                     429: "Too Many Requests"]
+        if let n = names[status] { return "HTTP \(status) \(n)" }
+        switch status {
+        case 400..<500: return "HTTP \(status) client error"
+        case 500..<600: return "HTTP \(status) server error"
+        default: return "HTTP \(status), an answer that is not media"
+        }
+    }
+
     /// Why opening `url` failed.
     static func openFailure(_ code: Int32, url: String, options: SourceOptions, elapsed: Double) -> String {
         if let h = httpText(code) { return h }
         if code == cff_averror_exit || code == cff_averror(ETIMEDOUT) {
-            return "no answer from the server (timed out after \(seconds(options.networkTimeout)))"
+            return "no answer from the server (timed out after \(seconds(options.effectiveTimeout)))"
         }
         if code == cff_averror(ECONNREFUSED) { return "connection refused" }
         if code == cff_averror(ECONNRESET) { return "connection reset by the server" }
@@ -64,7 +76,7 @@ enum NetworkErrors {
         defer { av_dict_free(&dict) }
         for (k, v) in options.formatOptions(for: url) where k != "tls_verify" { av_dict_set(&dict, k, v, 0) }
         av_dict_set(&dict, "tls_verify", "0", 0)
-        av_dict_set(&dict, "rw_timeout", String(Int64(min(options.networkTimeout, 5) * 1e6)), 0)
+        av_dict_set(&dict, "rw_timeout", String(Int64(min(options.effectiveTimeout, 5) * 1e6)), 0)
         var pb: UnsafeMutablePointer<AVIOContext>?
         guard avio_open2(&pb, url, AVIO_FLAG_READ, nil, &dict) >= 0 else { return false }
         avio_closep(&pb)

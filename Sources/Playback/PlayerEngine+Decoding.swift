@@ -58,9 +58,18 @@ extension PlayerEngine {
         var lowPowerApplied = false
         // A push refused here means the player closed; the packet queue is aborted with it,
         // so feed stops at its next pop.
-        let own: (Packet, Int) -> Bool = { p, s in
-            guard let jpeg, let picture = try? jpeg.decode(p) else { return false }
-            _ = hand(picture, s)
+        let own: (Packet, Int) -> Bool = { [self] p, s in
+            guard let jpeg else { return false }
+            do throws(AVError) {
+                _ = hand(try jpeg.decode(p), s)
+            } catch where error.code == JPEGStill.truncatedCode {
+                // Half a photo with grey below is not the photo: the item fails, saying why.
+                shared.withLock { $0.readError = AVError(code: error.code, message: "\(Demuxer.displayName(url)): \(error.message)") }
+                frames.pushForced(.end(s))
+                wake()
+            } catch {
+                return false
+            }
             return true
         }
         feed(decoder, from: videoPackets, drain: drain, own: own, beforeSend: {

@@ -98,7 +98,7 @@ final class PlayerEngine: @unchecked Sendable {
         mainMuted = options.muted
         pausedFlag = Atomic(options.startPaused)
         volumeState = Mutex((options.volume, options.muted))
-        openInterrupt = Interrupt(timeout: options.source.networkTimeout)
+        openInterrupt = Interrupt(timeout: options.source.effectiveTimeout)
         spawn(name: "mv-demux") { [self] in demuxMain() }
     }
 

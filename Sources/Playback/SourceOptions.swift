@@ -24,6 +24,23 @@ public struct SourceOptions: Sendable {
 
     public init() {}
 
+    /// Longest network timeout honoured: a day. A longer wait is indistinguishable from
+    /// none to a user, and any number a caller passes must convert to FFmpeg's integer
+    /// microseconds (and our nanosecond deadlines) without trapping.
+    static let longestTimeout: Double = 86_400
+
+    /// `networkTimeout` made safe to convert: within [0.1 s, a day]; NaN means the default.
+    public var effectiveTimeout: Double { SourceOptions.clampedTimeout(networkTimeout) }
+
+    /// Any number of seconds within [0.1 s, a day], NaN as the default 15 s.
+    static func clampedTimeout(_ seconds: Double) -> Double {
+        guard !seconds.isNaN else { return 15 }
+        return min(max(seconds, 0.1), longestTimeout)
+    }
+
+    /// The timeout in FFmpeg's unit, microseconds.
+    var timeoutMicroseconds: Int64 { Int64(effectiveTimeout * 1e6) }
+
     /// Whether a string names web media (as opposed to a local path or file:// URL).
     public static func isNetwork(_ url: String) -> Bool {
         let l = url.lowercased()
@@ -38,8 +55,8 @@ public struct SourceOptions: Sendable {
         var o: [(String, String)] = []
         if SourceOptions.isNetwork(url) {
             o.append(("protocol_whitelist", "http,https,tcp,tls,crypto"))
-            o.append(("rw_timeout", String(Int64(networkTimeout * 1e6))))
-            o.append(("timeout", String(Int64(networkTimeout * 1e6))))
+            o.append(("rw_timeout", String(timeoutMicroseconds)))
+            o.append(("timeout", String(timeoutMicroseconds)))
             // FFmpeg does not verify certificates unless asked to.
             o.append(("tls_verify", "1"))
             o.append(("ca_file", caFile))

@@ -21,14 +21,21 @@ enum SourceRoute {
         if let memory = options.memoryCache, let data = memory.data(for: url), let io = MemoryIO(data: data) {
             return Opened(url: url, io: io)
         }
-        if let cache = options.cache, let path = cache.lookup(url) {
+        let checked = options.cache?.check(url)
+        if let path = checked?.path {
             // "file:" keeps a colon in the path from reading as a protocol.
             return Opened(url: "file:" + path, io: nil)
         }
         let sinks = CachingIO.Sinks(cache: options.cache, directory: options.cacheDirectory,
                                     memory: options.memoryCache, onCached: options.onCached)
-        let io = try CachingIO.open(url: url, options: options, sinks: sinks, interrupt: interrupt)
-        return Opened(url: url, io: io)
+        do {
+            let io = try CachingIO.open(url: url, options: options, sinks: sinks, interrupt: interrupt)
+            return Opened(url: url, io: io)
+        } catch {
+            // Offline, a damaged copy is refused rather than played as if whole; say both.
+            guard let refused = checked?.refused else { throw error }
+            throw AVError(code: error.code, message: "\(error.message); \(refused)")
+        }
     }
 }
 

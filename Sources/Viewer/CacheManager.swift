@@ -50,6 +50,10 @@ public final class CacheManager {
             opened = true
             do {
                 disk = try MediaCache(root: directory, capBytes: capBytes)
+                if disk?.isWritable == false && !warned {
+                    warned = true
+                    StandardError.write("mediaview: cache directory \(directory) is read-only; cached media plays, nothing new is kept")
+                }
             } catch {
                 disk = nil
                 if !warned {

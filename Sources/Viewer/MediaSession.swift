@@ -136,7 +136,8 @@ final class MediaSession {
         if smallTick.redraw { t.redraw = true }
         t.soonest(smallTick.deadline)
         guard presented else { return t }
-        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") {
+        // A still is one packet: a stream error there means the picture is damaged.
+        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") || p.info?.kind == .image {
             fail(MediaError(e.message), into: &t)
             return t
         }

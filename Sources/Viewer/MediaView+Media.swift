@@ -81,11 +81,11 @@ extension MediaView {
         if SourceOptions.isNetwork(url) { return .success(url) }
         var path = url
         if url.lowercased().hasPrefix("file://") {
-            guard let u = URL(string: url), u.isFileURL else { return .failure(MediaError("\(url): not a valid file URL")) }
+            guard let u = URL(string: url), u.isFileURL else { return .failure(MediaError("\(SourceOptions.redacted(url)): not a valid file URL")) }
             path = u.path
         } else if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter }), url[..<colon].count > 1,
                   !FileManager.default.fileExists(atPath: url) {
-            return .failure(MediaError("\(url): unsupported kind of URL (only files, http and https)"))
+            return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))
         }
         var st = stat()
         guard stat(path, &st) == 0 else {
@@ -100,7 +100,7 @@ extension MediaView {
     }
 
     nonisolated static func displayName(_ url: String) -> String {
-        if SourceOptions.isNetwork(url) { return url }
+        if SourceOptions.isNetwork(url) { return SourceOptions.redacted(url) }
         return url.split(separator: "/").last.map(String.init) ?? url
     }
 

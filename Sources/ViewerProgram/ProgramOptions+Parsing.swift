@@ -156,9 +156,12 @@ extension ProgramOptions {
         return value
     }
 
-    static func positiveNumber(_ option: String, _ text: String, unit: String) throws(OptionError) -> Double {
-        guard let value = number(text), value > 0 else {
-            throw OptionError("\(option) needs \(unit) greater than 0, got '\(text)'")
+    /// Above 0 and at most `limit` (a day of seconds by default): a larger number is a typo,
+    /// and it would overflow the integer clocks the player converts it to.
+    static func positiveNumber(_ option: String, _ text: String, unit: String,
+                               limit: Double = 86_400) throws(OptionError) -> Double {
+        guard let value = number(text), value > 0, value <= limit else {
+            throw OptionError("\(option) needs \(unit) greater than 0 and at most \(Int(limit)), got '\(text)'")
         }
         return value
     }

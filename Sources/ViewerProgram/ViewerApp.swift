@@ -64,7 +64,7 @@ public enum ViewerApp {
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
-            v.addObserver(EventRecorder(log: log, index: i, source: input))
+            v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
             queue.queue(mediaView: v)
             if let e = displayError {
                 say("mediaview: \(e)")

@@ -174,3 +174,33 @@ import TestSupport
         #expect(MonotonicClock.seconds() - start < 4, "took \(MonotonicClock.seconds() - start) s")
     }
 }
+
+/// Timeouts from any caller are clamped where they become integers, never trapped on.
+@Suite struct TimeoutClampTests {
+    @Test("Absurd timeouts become usable clocks: no trap, within [0.1 s, a day]",
+          arguments: [1e308, -1, Double.nan, Double.infinity, -Double.infinity, 1e20, 0])
+    func clamped(seconds: Double) {
+        var o = SourceOptions()
+        o.networkTimeout = seconds
+        #expect(o.effectiveTimeout >= 0.1 && o.effectiveTimeout <= 86_400)
+        let options = o.formatOptions(for: "http://127.0.0.1/x.mp4")
+        let micros = options.first { $0.0 == "rw_timeout" }.flatMap { Int64($0.1) }
+        #expect(micros != nil && micros! >= 100_000 && micros! <= 86_400_000_000)
+        let i = Interrupt(timeout: seconds)
+        i.arm()
+        #expect(!i.shouldStop())
+    }
+}
+
+/// The one helper every message, title and log line shows addresses through.
+@Suite struct URLRedactionTests {
+    @Test("User information and token-like parameters are masked, the rest is kept")
+    func masks() {
+        #expect(SourceOptions.redacted("https://bob:pw@h.example:8443/a/b.mp4?x=1&token=T&Sig=S#access_token=A")
+            == "https://***@h.example:8443/a/b.mp4?x=1&token=***&Sig=***#access_token=***")
+        #expect(SourceOptions.redacted("http://h/v.mp4?X-Amz-Signature=abc&X-Amz-Credential=c&key=k&api_key=z&n=2")
+            == "http://h/v.mp4?X-Amz-Signature=***&X-Amz-Credential=***&key=***&api_key=***&n=2")
+        #expect(SourceOptions.redacted("/home/me/clip.mp4") == "/home/me/clip.mp4")
+        #expect(SourceOptions.redacted("http://h/a@b.mp4") == "http://h/a@b.mp4")
+    }
+}

@@ -20,6 +20,8 @@ typedef enum {
     CJPEG_OK = 0,
     CJPEG_FAILED = 1,
     CJPEG_UNSUPPORTED = 2,
+    // The data ended before the picture: the rows after the cut are filler, not the photo.
+    CJPEG_TRUNCATED = 3,
 } cjpeg_status;
 
 // What the header says, and the size the picture comes out at after scaling.
@@ -43,7 +45,8 @@ void cjpeg_free(cjpeg_decoder *d);
 cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t size, int scale_denom,
                                cjpeg_info *info);
 
-// Decodes BGRX straight into the caller's frame; a truncated file is filled in, not a failure.
+// Decodes BGRX straight into the caller's frame; a truncated file is filled in and reported
+// as CJPEG_TRUNCATED, so the caller can refuse to show it as whole.
 cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride);
 
 // libjpeg's own one-line reason for the last failure, for the error Swift throws.
