@@ -9,6 +9,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/base64.h>
 #include <libavutil/md5.h>
+#include <libavutil/sha.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>

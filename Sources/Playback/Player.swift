@@ -4,8 +4,9 @@
 /// The work is done by a `PlayerEngine` whose threads hold the engine, not this object, so
 /// dropping the last reference to a player stops its threads and its sound (deinit closes
 /// it), as dropping a file handle closes the file. `close()` does the same earlier.
-/// Everything but `close()` is for the thread that owns the player (the main loop).
-public final class Player: Sendable {
+/// Everything but `close()` is for the thread that owns the player (the main loop), so
+/// the type is not `Sendable`; other threads reach the player only through its engine.
+public final class Player {
     let engine: PlayerEngine
 
     /// The opening state the main thread sees.

@@ -106,6 +106,10 @@ public final class EventLog: Sendable {
 
     /// Appends `text` as a JSON string: quotes, backslash and control characters escaped,
     /// everything else (all of Unicode) passed through as UTF-8.
+    ///
+    /// Not `JSONEncoder`: it passes U+FEFF and U+2028/2029 through raw, and `make fuzz`
+    /// found readers that then lose or split a line (Foundation's reader drops a leading
+    /// U+FEFF; JavaScript ends a line at U+2028). Scripts read this log.
     static func appendQuoted(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {

@@ -63,7 +63,7 @@ struct ThumbnailTests {
         let h = QueueHarness()
         let v = MediaView()
         v.playerOptions.audio = false
-        let red = try #require(RGBAImage(width: 4, height: 4, color: Color(rgb: 0xFF0000)))
+        let red = RGBAImage(width: 4, height: 4, color: Color(rgb: 0xFF0000))
         v.setAudio(url: try Fixtures.tone(440, seconds: 1), thumbnail: red)
         h.queue.queue(mediaView: v)
         h.pump(seconds: 3) { v.info != nil }
