@@ -176,6 +176,9 @@ public struct PresentationOptions {
     public var advancesAutomatically = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
+    /// Where the thumbnail's place and size are remembered between runs (a small text
+    /// file); nil remembers them only while the queue runs.
+    public var thumbnailMemoryPath: String?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.

@@ -47,6 +47,10 @@ extension Stage {
 
     private func handleButton(_ b: ButtonEvent, now: Double) {
         guard b.button == 1 else {
+            if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
+                resizeThumbnail(larger: b.button == 4)
+                return
+            }
             if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
                let c = bindings.command(for: name) { router.execute(c, on: self) }
             return

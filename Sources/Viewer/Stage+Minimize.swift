@@ -35,6 +35,10 @@ extension Stage {
             guard gestures.drag != nil else { return }
             gestures.notifiedChange = false
         }
+        if case .move(let start) = gestures.drag {
+            moveThumbnail(from: start, dx: dx, dy: dy)
+            return
+        }
         let l = layout(for: v)
         var offset = 0.0
         switch gestures.drag {
@@ -47,7 +51,7 @@ extension Stage {
         case .thumbnailAway:
             let d = max(0, dx)
             gestures.drag = .thumbnailAway(dx: d)
-            let m = l.minimizedFrame
+            let m = thumbnailFrame(for: v)
             setFrame(Rect(x: m.x + d, y: m.y, width: m.width, height: m.height))
             offset = min(1, Double(d) / Double(max(1, m.width)))
             fade.content = 1 - offset
@@ -60,7 +64,7 @@ extension Stage {
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
             v.session?.applyVolume(v.playerOptions, duck: 1 - offset)
             fade.overlay = 1 - offset
-        case nil:
+        case .move, nil:
             break
         }
         if !gestures.notifiedChange {
@@ -75,6 +79,9 @@ extension Stage {
     /// Which drag a first motion starts, telling the delegate; nil when none applies.
     private func startDrag(_ v: MediaView, dx: Int, dy: Int) -> Gestures.Drag? {
         if isMinimized {
+            if let p = gestures.press, p.modifiers & Gestures.altHeld != 0 {
+                return .move(start: windowFrame)
+            }
             if dx > abs(dy) {
                 v.notify { $0.willChangeDismissing(for: v) }
                 return .thumbnailAway(dx: 0)
@@ -109,18 +116,20 @@ extension Stage {
         case .minimize(let started, let prog):
             let toMin = ThumbnailLayout.settlesMinimized(progress: prog, startedMinimized: started)
             v.notify { $0.willEndMinimizing(for: v, atMinimizedState: toMin) }
-            animate(to: toMin ? l.minimizedFrame : presentedFrame, now: now, offset: (prog, toMin ? 1 : 0)) { [self] in
+            animate(to: toMin ? thumbnailFrame(for: v) : presentedFrame, now: now, offset: (prog, toMin ? 1 : 0)) { [self] in
                 finishMinimizing(v, minimized: toMin)
             }
         case .thumbnailAway(let dx):
             let away = l.dismissesThumbnail(dragDX: dx)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
-            let m = l.minimizedFrame
+            let m = thumbnailFrame(for: v)
             let target = away ? Rect(x: l.originX + l.screenWidth, y: m.y, width: m.width, height: m.height) : m
             let from = min(1, Double(dx) / Double(max(1, m.width)))
             animate(to: target, now: now, fadeTo: away ? 0 : 1, offset: (from, away ? 1 : 0)) { [self] in
                 finishDismissing(v, dismissed: away)
             }
+        case .move:
+            settleThumbnail(v, now: now)
         case .dismissDown(let dy):
             let away = l.dismissesDown(dragDY: dy, velocity: gestures.downwardVelocity)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
@@ -146,7 +155,7 @@ extension Stage {
         }
         v.notify { $0.didChangeMinimization(for: v) }
         v.notify { $0.willEndMinimizing(for: v, atMinimizedState: on) }
-        let target = on ? layout(for: v).minimizedFrame : presentedFrame
+        let target = on ? thumbnailFrame(for: v) : presentedFrame
         let offset = (on ? 0.0 : 1.0, on ? 1.0 : 0.0)
         if animated {
             animate(to: target, now: MonotonicClock.seconds(), offset: offset) { [self] in finishMinimizing(v, minimized: on) }
@@ -159,6 +168,7 @@ extension Stage {
 
     private func finishMinimizing(_ v: MediaView, minimized: Bool) {
         isMinimized = minimized
+        tellWindowManager(minimized: minimized, view: v)
         v.session?.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
         if !minimized { restorePresentedState() }
@@ -177,7 +187,7 @@ extension Stage {
             // The next item, if any, appears where the last one was presented.
             if let next = view {
                 if wasMinimized {
-                    setFrame(layout(for: next).minimizedFrame)
+                    setFrame(thumbnailFrame(for: next))
                 } else {
                     isMinimized = false
                     restorePresentedState()

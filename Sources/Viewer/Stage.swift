@@ -46,6 +46,10 @@ final class Stage {
         var inlineOrigin: Rect?
         /// The screen's orientation last seen, to tell rotations from resizes.
         var portrait: Bool
+        /// Where the user moved or resized the thumbnail to, on the current monitor layout.
+        var thumbnail: Rect?
+        /// Where that place is kept between runs.
+        var memory: ThumbnailMemory?
     }
 
     /// Pointer and timing of the controls (track, title, close button).
@@ -71,8 +75,10 @@ final class Stage {
         let gh = options.geometry?.height ?? min(720, screen.height)
         let gx = options.geometry?.x ?? max(0, (screen.width - gw) / 2)
         let gy = options.geometry?.y ?? max(0, (screen.height - gh) / 2)
+        let memory = options.thumbnailMemoryPath.map { ThumbnailMemory(path: $0) }
         placement = Placement(wantsFullscreen: !options.windowed, windowed: Rect(x: gx, y: gy, width: gw, height: gh),
-                              portrait: screen.height > screen.width)
+                              portrait: screen.height > screen.width,
+                              thumbnail: memory?.frame(for: ThumbnailMemory.key(display.monitors)), memory: memory)
         if let parent = options.parentWindow {
             let size = display.windowSize(parent) ?? (gw, gh)
             window = try XWindow(display: display, x: 0, y: 0, width: size.width, height: size.height, parent: parent)

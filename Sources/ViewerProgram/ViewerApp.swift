@@ -51,6 +51,8 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
+        if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
@@ -87,6 +89,15 @@ public enum ViewerApp {
         return status
     }
 
+    /// Where the program keeps what it remembers between runs: `$XDG_STATE_HOME/mediaview`,
+    /// or `~/.local/state/mediaview` when that is unset or not absolute (as the XDG spec
+    /// says); nil when not even HOME is known.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/mediaview" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/mediaview" }
+        return nil
+    }
+
     /// Summary line of `--benchmark`.
     static func benchmarkLine(_ s: PlaybackStatistics) -> String {
         let fps = s.seconds > 0 ? Double(s.framesShown) / s.seconds : 0
@@ -111,6 +122,7 @@ public enum ViewerApp {
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
         v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio
+        v.minimizedOnAllWorkspaces = o.minimizedSticky
         v.topBuffer = EdgeBuffer(o.topBuffer)
         v.bottomBuffer = EdgeBuffer(o.bottomBuffer)
         v.shouldHideCloseButton = o.hideCloseButton
