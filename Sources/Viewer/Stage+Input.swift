@@ -23,6 +23,7 @@ extension Stage {
             handleButton(b, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
+            if isMinimized { controls.pointerInside = true; needsRedraw = true }
             let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
             if held, gestures.scrubbing, let v = view, let hit = trackHit() {
                 // Dragging along the track scrubs.
@@ -34,7 +35,10 @@ extension Stage {
             } else {
                 showControls(now: now)
             }
-        case .configured, .exposed, .mapped, .pointerInside:
+        case .pointerInside(let inside):
+            controls.pointerInside = inside
+            needsRedraw = true
+        case .configured, .exposed, .mapped:
             needsRedraw = true
         case .closeRequested:
             router.execute(.quit, on: self)
@@ -72,8 +76,7 @@ extension Stage {
         }
         if dragEnded(now: now) || !still { return }
         if isMinimized {
-            // A click on the thumbnail brings the view back.
-            setMinimized(false, animated: true)
+            clickThumbnail(x: b.x, y: b.y)
             return
         }
         click(x: b.x, y: b.y, time: b.time, now: now)
@@ -126,6 +129,19 @@ extension Stage {
             router.execute(c, on: self)
         } else {
             v.togglePlay()
+        }
+        needsRedraw = true
+    }
+
+    /// A click on the thumbnail: its controls when they show, else (and anywhere off them)
+    /// back to full size.
+    private func clickThumbnail(x: Int, y: Int) {
+        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds).hit(x: x, y: y) : .elsewhere
+        switch hit {
+        case .playPause: view?.togglePlay()
+        case .close: router.execute(.dismiss, on: self)
+        case .progress(let f): view?.seek(toFraction: f)
+        case .restore, .elsewhere: setMinimized(false, animated: true)
         }
         needsRedraw = true
     }

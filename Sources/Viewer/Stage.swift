@@ -57,6 +57,8 @@ final class Stage {
         /// Controls stay visible until then (pointer moved, key pressed).
         var until: Double = 0
         var pointer: (x: Int, y: Int) = (0, 0)
+        /// The pointer is over the window (a thumbnail shows its controls then).
+        var pointerInside = false
     }
 
     /// Overlay and picture opacity during gestures.
@@ -189,6 +191,10 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
+                ThumbnailControls(bounds: bounds).draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor,
+                                                       pointerX: controls.pointer.y >= window.height - 40 ? controls.pointer.x : nil)
+            }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
                 Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),

@@ -166,4 +166,25 @@ struct ThumbnailWindowTests {
         let text = try waitForProps(own) { $0.contains("UTILITY") }
         #expect(text.contains("UTILITY") && !text.contains("4294967295"), "\(text)")
     }
+
+    @Test("Hovering the thumbnail shows its controls: the middle pauses, the close button throws it away")
+    func hoverControls() throws {
+        let s = try start(["--minimized-reset"])
+        try xdo(["mousemove", "100", "100"])
+        let c = try minimize(s)
+        let (cx, cy) = (c.x + c.width / 2, c.y + c.height / 2)
+        let probe = s.probe
+        #expect(probe.waitFor(timeout: 5) { $0.matches(cx, cy, 0x008000) } != nil, "the video's green, no controls yet")
+        try xdo(["mousemove", "\(cx)", "\(cy)"])
+        #expect(probe.waitFor(timeout: 5) { !$0.matches(cx, cy, 0x008000) && !$0.matches(cx, cy, 0x3D8BFD) } != nil,
+                "the pause button over the middle")
+        try xdo(["click", "1"])
+        #expect(probe.waitFor(timeout: 5) { $0.matches(cx - 4, cy, 0x3D8BFD, tolerance: 40) } != nil,
+                "paused: the play button in the theme colour")
+        #expect(s.geometry()?.width == c.width, "a click on the controls does not restore")
+        // The close button: top right, 6 px in, 36 px across on a 240 px high thumbnail.
+        try xdo(["mousemove", "\(c.x + c.width - 6 - 18)", "\(c.y + 6 + 18)", "click", "1"])
+        #expect(Run.wait(s.process, timeout: 5), "closing the only item ends the program")
+        #expect(s.process.terminationStatus == 0)
+    }
 }
