@@ -94,6 +94,7 @@ extension Stage {
         switch v.swipeMode {
         case .minimize:
             gestures.dragStart = windowFrame
+            announceFloating()
             window.setFloating(true)
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
@@ -151,6 +152,7 @@ extension Stage {
         v.notify { $0.willChangeMinimization(for: v) }
         if on {
             gestures.dragStart = windowFrame
+            announceFloating()
             window.setFloating(true)
         }
         v.notify { $0.didChangeMinimization(for: v) }
@@ -169,6 +171,9 @@ extension Stage {
     private func finishMinimizing(_ v: MediaView, minimized: Bool) {
         isMinimized = minimized
         tellWindowManager(minimized: minimized, view: v)
+        // A window manager that only floated the window partway through the motion may have
+        // kept an earlier size: the thumbnail's frame is asked for once more.
+        if minimized { setFrame(thumbnailFrame(for: v)) }
         v.session?.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
         if !minimized { restorePresentedState() }

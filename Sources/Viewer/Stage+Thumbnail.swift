@@ -51,9 +51,15 @@ extension Stage {
         placement.memory?.remember(frame, for: ThumbnailMemory.key(display.monitors))
     }
 
-    /// What the window manager hears when the view becomes a thumbnail or stops being one:
-    /// a utility window (tiling managers float it), on every workspace unless the view says
-    /// otherwise, resizable only with its aspect between the limits a user can reach.
+    /// What the window manager hears as a motion toward the thumbnail starts: a utility
+    /// window, which tiling managers float, so the motion itself can move and size it.
+    func announceFloating() {
+        window.setUtilityType(true)
+    }
+
+    /// What the window manager hears when the view has become a thumbnail or stopped being
+    /// one: a utility window on every workspace unless the view says otherwise, resizable
+    /// only with its aspect between the limits a user can reach.
     func tellWindowManager(minimized: Bool, view v: MediaView) {
         window.setUtilityType(minimized)
         window.setOnAllWorkspaces(minimized && v.minimizedOnAllWorkspaces)

@@ -187,4 +187,43 @@ struct ThumbnailWindowTests {
         #expect(Run.wait(s.process, timeout: 5), "closing the only item ends the program")
         #expect(s.process.terminationStatus == 0)
     }
+
+    @Test("Under i3, a tiling window manager, the thumbnail floats at its corner and size, and restores to fullscreen")
+    func underI3() throws {
+        let dir = Fixtures.directory + "/i3-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "font pango:DejaVu Sans 8\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
+        let wm = try Run.start("i3", ["-c", dir + "/config"], environment: Run.environment())
+        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
+        let end = Date().addingTimeInterval(10)
+        var ready = false
+        while !ready && Date() < end {
+            usleep(100_000)
+            ready = (try? Run.process("i3-msg", ["-t", "get_version"], timeout: 5))?.status == 0
+        }
+        try #require(ready, "i3 did not start")
+        /// i3's own view of our window: floating state, rectangle, fullscreen.
+        func node(_ window: UInt) throws -> [String: Any]? {
+            let tree = try Run.process("i3-msg", ["-t", "get_tree"], timeout: 5).stdout
+            let root = try JSONSerialization.jsonObject(with: Data(tree.utf8)) as? [String: Any]
+            func find(_ n: [String: Any]) -> [String: Any]? {
+                if (n["window"] as? Int).map({ UInt($0) }) == window { return n }
+                let children = (n["nodes"] as? [[String: Any]] ?? []) + (n["floating_nodes"] as? [[String: Any]] ?? [])
+                for c in children { if let f = find(c) { return f } }
+                return nil
+            }
+            return root.flatMap(find)
+        }
+        let s = try start(["--minimized-reset"])
+        defer { s.stop() }
+        #expect(try node(s.window)?["fullscreen_mode"] as? Int == 1, "starts fullscreen")
+        let g = try minimize(s)
+        #expect(g.width == 427 && g.height == 240 && g.x == 1280 - 12 - 427, "the corner, at its size: \(g)")
+        let floating = try node(s.window)?["floating"] as? String
+        #expect(floating == "auto_on" || floating == "user_on", "i3 floats it: \(String(describing: floating))")
+        try xdo(["key", "--window", "\(s.window)", "ctrl+Up"])
+        let back = s.settled { $0.width == 1280 }
+        #expect(back?.width == 1280 && back?.height == 720, "restored: \(String(describing: back))")
+        #expect(try node(s.window)?["fullscreen_mode"] as? Int == 1, "fullscreen again")
+    }
 }
