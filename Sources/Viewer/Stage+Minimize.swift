@@ -94,8 +94,8 @@ extension Stage {
         switch v.swipeMode {
         case .minimize:
             gestures.dragStart = windowFrame
-            announceFloating()
             window.setFloating(true)
+            announceFloating()
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
         case .dismiss:
@@ -152,8 +152,8 @@ extension Stage {
         v.notify { $0.willChangeMinimization(for: v) }
         if on {
             gestures.dragStart = windowFrame
-            announceFloating()
             window.setFloating(true)
+            announceFloating()
         }
         v.notify { $0.didChangeMinimization(for: v) }
         v.notify { $0.willEndMinimizing(for: v, atMinimizedState: on) }

@@ -2,8 +2,9 @@ import Playback
 import Windowing
 
 /// The controls a thumbnail shows while the pointer is over it, as picture-in-picture
-/// windows do: play/pause in the middle, restore at the top left, close at the top right,
-/// and a thin progress line along the bottom that shows the time under the pointer.
+/// windows do: restore at the top left, close at the top right, play/pause at the bottom
+/// left, and a thin progress line along the bottom that shows the time under the pointer.
+/// The middle stays free: a click there restores, as a click on any thumbnail does.
 struct ThumbnailControls {
     let bounds: Rect
 
@@ -19,10 +20,7 @@ struct ThumbnailControls {
     }
 
     private var button: Int { max(20, min(36, bounds.height / 5)) }
-    var playButton: Rect {
-        let side = max(28, min(56, bounds.height / 3))
-        return Rect(x: bounds.width / 2 - side / 2, y: bounds.height / 2 - side / 2, width: side, height: side)
-    }
+    var playButton: Rect { Rect(x: 6, y: bounds.height - 18 - button, width: button, height: button) }
     var restoreButton: Rect { Rect(x: 6, y: 6, width: button, height: button) }
     var closeButton: Rect { Rect(x: bounds.width - 6 - button, y: 6, width: button, height: button) }
     /// The band along the bottom that the progress line lives in (taller than the line, to

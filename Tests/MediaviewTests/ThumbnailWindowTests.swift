@@ -46,10 +46,14 @@ struct ThumbnailWindowTests {
         }
     }
 
+    /// A state directory of the test's own: what one test teaches the program about the
+    /// thumbnail's place must not move another test's thumbnail.
+    let state = Fixtures.directory + "/thumbnail-state-\(UInt32.random(in: 0...UInt32.max))"
+
     func start(_ args: [String] = []) throws -> Running {
         let clip = try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 20)
         let p = try Run.start(Run.mediaview, ["--no-audio", "--swipe-mode", "minimize"] + args + [clip],
-                              environment: Run.environment())
+                              environment: Run.environment(["XDG_STATE_HOME": state]))
         let probe = try ScreenProbe()
         var window: UInt?
         let end = Date().addingTimeInterval(10)
@@ -167,19 +171,20 @@ struct ThumbnailWindowTests {
         #expect(text.contains("UTILITY") && !text.contains("4294967295"), "\(text)")
     }
 
-    @Test("Hovering the thumbnail shows its controls: the middle pauses, the close button throws it away")
+    @Test("Hovering the thumbnail shows its controls: bottom left pauses, the close button throws it away")
     func hoverControls() throws {
         let s = try start(["--minimized-reset"])
         try xdo(["mousemove", "100", "100"])
         let c = try minimize(s)
-        let (cx, cy) = (c.x + c.width / 2, c.y + c.height / 2)
+        // The play/pause button: bottom left, 6 px in, 36 px across, above the progress band.
+        let (cx, cy) = (c.x + 6 + 18, c.y + c.height - 18 - 18)
         let probe = s.probe
         #expect(probe.waitFor(timeout: 5) { $0.matches(cx, cy, 0x008000) } != nil, "the video's green, no controls yet")
         try xdo(["mousemove", "\(cx)", "\(cy)"])
         #expect(probe.waitFor(timeout: 5) { !$0.matches(cx, cy, 0x008000) && !$0.matches(cx, cy, 0x3D8BFD) } != nil,
-                "the pause button over the middle")
+                "the pause button shows")
         try xdo(["click", "1"])
-        #expect(probe.waitFor(timeout: 5) { $0.matches(cx - 4, cy, 0x3D8BFD, tolerance: 40) } != nil,
+        #expect(probe.waitFor(timeout: 5) { $0.matches(cx - 2, cy, 0x3D8BFD, tolerance: 40) } != nil,
                 "paused: the play button in the theme colour")
         #expect(s.geometry()?.width == c.width, "a click on the controls does not restore")
         // The close button: top right, 6 px in, 36 px across on a 240 px high thumbnail.
