@@ -26,13 +26,27 @@ final class CommandRouter {
         stage.needsRedraw = true
     }
 
-    /// The stage's view is done (close button, thrown away): the queue moves on.
+    /// The stage's view is done (close button, thrown away): the queue moves on, or a
+    /// pinned thumbnail closes.
     func dismissCurrent(from stage: Stage) {
-        queue.dismissCurrent(animated: false)
+        if stage.isPinned { queue.unpin(stage, present: false) } else { queue.dismissCurrent(animated: false) }
+    }
+
+    /// A pinned thumbnail was asked to come back to full size: it becomes the presented item.
+    func restorePinned(_ stage: Stage) {
+        queue.unpin(stage, present: true)
     }
 }
 
 extension PlayerCommand {
+    /// Whether a held key goes on doing it, as mpv's repeatable commands do.
+    var repeatsWhileHeld: Bool {
+        switch self {
+        case .seek, .volume, .zoom, .pan: return true
+        default: return false
+        }
+    }
+
     /// What the command acts on.
     var target: CommandRouter.Target {
         switch self {
@@ -41,7 +55,7 @@ extension PlayerCommand {
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
             return .window
-        case .next, .previous, .quit:
+        case .next, .previous, .quit, .pin:
             return .queue
         }
     }

@@ -59,6 +59,8 @@ extension InputBindings {
     MBTN_LEFT_DBL   cycle fullscreen
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
+    # P (Shift+p) pins the item: it plays on in a thumbnail of its own while the queue moves on
+    P               pin
 
     # Overlays
     t               cycle track

@@ -41,6 +41,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case minimize
     /// Back from the thumbnail to fullscreen.
     case restore
+    /// Keep the current item playing in a thumbnail of its own and move on.
+    case pin
     /// End the program (the queue's loop).
     case quit
 
@@ -140,13 +142,14 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .pan(let dx, let dy): "pan \(dx) \(dy)"
         case .minimize: "minimize"
         case .restore: "restore"
+        case .pin: "pin"
         case .quit: "quit"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
-        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
+        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

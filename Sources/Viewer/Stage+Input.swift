@@ -17,8 +17,11 @@ extension Stage {
         switch e {
         case .key(let k):
             KeyboardSpy.shared.dispatch(k)
-            guard k.isPress, let name = k.name else { return }
-            if let c = bindings.command(for: name) { router.execute(c, on: self) }
+            guard k.isPress, let name = k.name, let c = bindings.command(for: name) else { return }
+            // A held key repeats what makes sense to repeat (seeking, volume, zoom), not a
+            // pin, a dismissal or the next item.
+            if k.isAutoRepeat && !c.repeatsWhileHeld { return }
+            router.execute(c, on: self)
         case .button(let b):
             handleButton(b, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):

@@ -86,7 +86,7 @@ extension Stage {
                 v.notify { $0.willChangeDismissing(for: v) }
                 return .thumbnailAway(dx: 0)
             }
-            guard v.swipeMode == .minimize else { return nil }
+            guard v.swipeMode == .minimize, !isPinned else { return nil }
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: true, progress: 1)
         }
@@ -147,6 +147,11 @@ extension Stage {
     /// Minimizes or restores without a drag (keys, a click on the thumbnail, code), with the
     /// same delegate calls as the gesture.
     func setMinimized(_ on: Bool, animated: Bool) {
+        if isPinned {
+            // A pinned thumbnail has no full-size window of its own: it takes the queue's.
+            if !on { router.restorePinned(self) }
+            return
+        }
         guard let v = view, on != isMinimized, animation == nil, gestures.drag == nil, !window.isEmbedded,
               !on || v.swipeMode != .none else { return }
         v.notify { $0.willChangeMinimization(for: v) }

@@ -50,6 +50,8 @@ final class Stage {
         var thumbnail: Rect?
         /// Where that place is kept between runs.
         var memory: ThumbnailMemory?
+        /// A pinned thumbnail: it plays on while the queue moves on in another window.
+        var pinned = false
     }
 
     /// Pointer and timing of the controls (track, title, close button).
@@ -67,7 +69,10 @@ final class Stage {
         var content: Double = 1
     }
 
-    init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions) throws(XError) {
+    /// A window for the queue (or, with `takesFocus` false, a pinned thumbnail that leaves
+    /// the keyboard where it was).
+    init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions,
+         takesFocus: Bool = true) throws(XError) {
         self.display = display
         self.loop = loop
         self.router = router
@@ -98,7 +103,7 @@ final class Stage {
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
         window.map()
-        if !display.hasWindowManager && !window.isEmbedded { window.focus() }
+        if takesFocus && !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
 
     isolated deinit {
@@ -124,6 +129,9 @@ final class Stage {
         needsRedraw = true
         loop.wake()
     }
+
+    /// Whether this stage is a pinned thumbnail rather than the queue's window.
+    var isPinned: Bool { placement.pinned }
 
     /// Takes the view off the stage (dismissed); the window stays for the next one.
     func clear() {
