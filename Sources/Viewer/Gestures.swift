@@ -21,6 +21,8 @@ struct Gestures {
         case dismissDown(dy: Int)
         /// Alt+drag of the thumbnail: it follows the pointer from where it was.
         case move(start: Rect)
+        /// A drag that began on the thumbnail's border: it resizes from there.
+        case resize(start: Rect, edges: ThumbnailSnap.Edges)
     }
 
     /// X's mask for Alt (Mod1), the X11 convention for moving a window by dragging it.

@@ -39,6 +39,10 @@ extension Stage {
             moveThumbnail(from: start, dx: dx, dy: dy)
             return
         }
+        if case .resize(let start, let edges) = gestures.drag {
+            resizeThumbnail(from: start, pulling: edges, dx: dx, dy: dy)
+            return
+        }
         let l = layout(for: v)
         var offset = 0.0
         switch gestures.drag {
@@ -64,7 +68,7 @@ extension Stage {
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
             v.session?.applyVolume(v.playerOptions, duck: 1 - offset)
             fade.overlay = 1 - offset
-        case .move, nil:
+        case .move, .resize, nil:
             break
         }
         if !gestures.notifiedChange {
@@ -81,6 +85,10 @@ extension Stage {
         if isMinimized {
             if let p = gestures.press, p.modifiers & Gestures.altHeld != 0 {
                 return .move(start: windowFrame)
+            }
+            if let p = gestures.press {
+                let edges = ThumbnailSnap.edges(atX: p.x, y: p.y, width: window.width, height: window.height)
+                if !edges.isEmpty { return .resize(start: windowFrame, edges: edges) }
             }
             if dx > abs(dy) {
                 v.notify { $0.willChangeDismissing(for: v) }
@@ -131,6 +139,8 @@ extension Stage {
             }
         case .move:
             settleThumbnail(v, now: now)
+        case .resize:
+            keepThumbnail(windowFrame)
         case .dismissDown(let dy):
             let away = l.dismissesDown(dragDY: dy, velocity: gestures.downwardVelocity)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }

@@ -45,8 +45,17 @@ extension Stage {
         needsRedraw = true
     }
 
+    /// Follows a drag of the thumbnail's border.
+    func resizeThumbnail(from start: Rect, pulling edges: ThumbnailSnap.Edges, dx: Int, dy: Int) {
+        guard let v = view else { return }
+        let monitor = display.monitor(containingX: start.x + start.width / 2, y: start.y + start.height / 2)
+        setFrame(ThumbnailSnap.resized(start, pulling: edges, dx: dx, dy: dy,
+                                       aspect: v.minimizedAspectRatio.clamped.heightOverWidth, monitor: monitor))
+        needsRedraw = true
+    }
+
     /// Uses `frame` for the next minimize and remembers it for the next run.
-    private func keepThumbnail(_ frame: Rect) {
+    func keepThumbnail(_ frame: Rect) {
         placement.thumbnail = frame
         placement.memory?.remember(frame, for: ThumbnailMemory.key(display.monitors))
     }

@@ -53,4 +53,38 @@ enum ThumbnailSnap {
         let y = cy >= my ? frame.maxY - h : frame.y
         return inside(Rect(x: x, y: y, width: w, height: h), monitor)
     }
+
+    /// The edges of a thumbnail a drag can pull.
+    struct Edges: Equatable {
+        var left = false, top = false, right = false, bottom = false
+        var isEmpty: Bool { !(left || top || right || bottom) }
+    }
+
+    /// How close to its border a press must be to pull an edge rather than move the view.
+    static let edgeReach = 8
+
+    /// Which edges a press at (x, y) inside a `width` x `height` thumbnail pulls.
+    static func edges(atX x: Int, y: Int, width: Int, height: Int) -> Edges {
+        Edges(left: x < edgeReach, top: y < edgeReach, right: x >= width - edgeReach, bottom: y >= height - edgeReach)
+    }
+
+    /// `start` resized by pulling `edges` by (dx, dy): the aspect kept (height `aspect`
+    /// times the width), between `minimumWidth` and half the monitor, the opposite edges
+    /// staying put.
+    static func resized(_ start: Rect, pulling edges: Edges, dx: Int, dy: Int, aspect: Double, monitor: Rect) -> Rect {
+        guard !edges.isEmpty, aspect.isFinite, aspect > 0 else { return start }
+        var candidates: [Double] = []
+        if edges.right { candidates.append(Double(start.width + dx)) }
+        if edges.left { candidates.append(Double(start.width - dx)) }
+        if edges.bottom { candidates.append(Double(start.height + dy) / aspect) }
+        if edges.top { candidates.append(Double(start.height - dy) / aspect) }
+        // At a corner the larger pull wins, as window managers resize.
+        let wanted = candidates.max() ?? Double(start.width)
+        let widest = max(minimumWidth, monitor.width / 2)
+        let w = max(minimumWidth, min(widest, Int(wanted.rounded())))
+        let h = max(1, Int((Double(w) * aspect).rounded()))
+        let x = edges.left ? start.maxX - w : start.x
+        let y = edges.top ? start.maxY - h : start.y
+        return Rect(x: x, y: y, width: w, height: h)
+    }
 }

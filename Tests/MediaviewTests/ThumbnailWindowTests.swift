@@ -231,4 +231,23 @@ struct ThumbnailWindowTests {
         #expect(back?.width == 1280 && back?.height == 720, "restored: \(String(describing: back))")
         #expect(try node(s.window)?["fullscreen_mode"] as? Int == 1, "fullscreen again")
     }
+
+    @Test("Dragging the thumbnail's top-left corner makes it larger; its bottom-right corner stays; remembered")
+    func cornerResize() throws {
+        let s = try start(["--minimized-reset"])
+        try xdo(["mousemove", "100", "100"])
+        let c = try minimize(s)
+        let from = (c.x + 3, c.y + 3)
+        try xdo(["mousemove", "\(from.0)", "\(from.1)", "mousedown", "1"])
+        for i in 1...6 { try xdo(["mousemove", "\(from.0 - 20 * i)", "\(from.1 - 5 * i)"]) }
+        try xdo(["mouseup", "1"])
+        let g = try #require(s.settled())
+        #expect(g.width == 547 && g.height == 308, "120 px wider, 16:9: \(g)")
+        #expect(g.x + g.width == c.x + c.width && g.y + g.height == c.y + c.height, "bottom-right kept: \(g)")
+        s.stop()
+        let again = try start()
+        defer { again.stop() }
+        let next = try minimize(again)
+        #expect(next.width == 547 && next.x == g.x && next.y == g.y, "the next run keeps the size: \(next)")
+    }
 }

@@ -50,4 +50,17 @@ import TestSupport
         #expect(lines.count == ThumbnailMemory.capacity, "bounded: \(lines.count) lines")
         #expect(m.frame(for: "layout39") == Rect(x: 39, y: 0, width: 200, height: 100))
     }
+
+    @Test("Pulling an edge or a corner resizes with the aspect kept and the opposite side still")
+    func edgePulls() {
+        let t = Rect(x: 841, y: 468, width: 427, height: 240)
+        #expect(ThumbnailSnap.edges(atX: 2, y: 3, width: 427, height: 240) == .init(left: true, top: true))
+        #expect(ThumbnailSnap.edges(atX: 200, y: 100, width: 427, height: 240).isEmpty)
+        let corner = ThumbnailSnap.resized(t, pulling: .init(left: true, top: true), dx: -100, dy: -20, aspect: 9.0 / 16, monitor: free)
+        #expect(corner == Rect(x: 1268 - 527, y: 708 - 296, width: 527, height: 296), "\(corner)")
+        let right = ThumbnailSnap.resized(t, pulling: .init(right: true), dx: -1000, dy: 0, aspect: 9.0 / 16, monitor: free)
+        #expect(right == Rect(x: 841, y: 468, width: 160, height: 90), "\(right)")
+        let bottom = ThumbnailSnap.resized(t, pulling: .init(bottom: true), dx: 0, dy: 5000, aspect: 9.0 / 16, monitor: free)
+        #expect(bottom.width == 640 && bottom.x == 841 && bottom.y == 468)
+    }
 }
