@@ -168,7 +168,6 @@ extension Stage {
         if on {
             gestures.dragStart = windowFrame
             window.setFloating(true)
-            announceFloating()
         }
         v.notify { $0.didChangeMinimization(for: v) }
         v.notify { $0.willEndMinimizing(for: v, atMinimizedState: on) }

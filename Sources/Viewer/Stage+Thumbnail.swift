@@ -60,8 +60,9 @@ extension Stage {
         placement.memory?.remember(frame, for: ThumbnailMemory.key(display.monitors))
     }
 
-    /// What the window manager hears as a motion toward the thumbnail starts: a utility
-    /// window, which tiling managers float, so the motion itself can move and size it.
+    /// What the window manager hears as a drag toward the thumbnail starts: a utility window,
+    /// which tiling managers float, so the drag itself can move and size it. (An animated
+    /// minimize does not say it first: openbox then drops the animation's frames.)
     func announceFloating() {
         window.setUtilityType(true)
     }

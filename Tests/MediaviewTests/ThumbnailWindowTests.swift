@@ -150,7 +150,8 @@ struct ThumbnailWindowTests {
             return text
         }
         let s = try start(["--minimized-reset"])
-        _ = try minimize(s)
+        let g = try minimize(s)
+        #expect(g.x == 1280 - 12 - 427 && g.y == 720 - 12 - 240 && g.width == 427, "openbox keeps the corner: \(g)")
         // Every workspace: openbox shows it as the desktop 0xFFFFFFFF ("all"), where other
         // managers add _NET_WM_STATE_STICKY too.
         let everywhere = "_NET_WM_DESKTOP(CARDINAL) = 4294967295"
