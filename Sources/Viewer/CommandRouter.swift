@@ -42,7 +42,7 @@ extension PlayerCommand {
     /// Whether a held key goes on doing it, as mpv's repeatable commands do.
     var repeatsWhileHeld: Bool {
         switch self {
-        case .seek, .volume, .zoom, .pan: return true
+        case .seek, .volume, .zoom, .pan, .chapter: return true
         default: return false
         }
     }
@@ -50,7 +50,7 @@ extension PlayerCommand {
     /// What the command acts on.
     var target: CommandRouter.Target {
         switch self {
-        case .togglePause, .seek, .seekAbsolutePercent, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
+        case .togglePause, .seek, .seekAbsolutePercent, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
@@ -68,6 +68,7 @@ extension MediaView {
         case .togglePause: togglePlay()
         case .seek(let s): seek(by: s)
         case .seekAbsolutePercent(let p): seek(toFraction: p / 100)
+        case .chapter(let d): jumpChapter(by: d)
         case .volume(let d): volume += Double(d) / 100
         case .toggleMute: isMuted.toggle()
         case .toggleLoop: settings.allowLooping.toggle()

@@ -29,6 +29,8 @@ extension InputBindings {
     Shift+RIGHT     seek 1
     DOWN            seek -60
     UP              seek 60
+    PGUP            add chapter 1
+    PGDWN           add chapter -1
     l               cycle loop
 
     # Volume: keys as in mpv; the wheel is volume because the view has nothing to scroll

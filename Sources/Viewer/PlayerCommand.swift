@@ -13,6 +13,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seekAbsolutePercent(Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
+    /// Jump this many chapters forward (negative: back).
+    case chapter(delta: Int)
     /// Mute or unmute.
     case toggleMute
     /// Present the next item.
@@ -94,11 +96,20 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             }
             return .seek(seconds: amount)
         case "add":
-            guard args.first == "volume" else {
-                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume)")
+            switch args.first {
+            case "volume":
+                try expectCount(args, 2, usage: "add volume STEP")
+                return .volume(delta: try integer(args[1], for: "add volume"))
+            case "chapter":
+                try expectCount(args, 2, usage: "add chapter STEP")
+                let step = try integer(args[1], for: "add chapter")
+                guard step != 0, abs(step) <= 1000 else {
+                    throw ParseError(description: "add chapter needs a step between -1000 and 1000 other than 0, got '\(args[1])'")
+                }
+                return .chapter(delta: step)
+            default:
+                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume and chapter)")
             }
-            try expectCount(args, 2, usage: "add volume STEP")
-            return .volume(delta: try integer(args[1], for: "add volume"))
         case "rotate":
             try expectCount(args, 1, usage: "rotate DEGREES")
             let degrees = try integer(args[0], for: "rotate")
@@ -128,6 +139,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .seek(let seconds): "seek \(Self.format(seconds))"
         case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
         case .volume(let delta): "add volume \(delta)"
+        case .chapter(let delta): "add chapter \(delta)"
         case .toggleMute: "cycle mute"
         case .next: "playlist-next"
         case .previous: "playlist-prev"
