@@ -114,6 +114,7 @@ extension MediaSession {
             let box = Rect(x: bx, y: l.band.y - 24, width: w + 8, height: 20)
             canvas.fillRoundedRect(box, radius: 4, color: Color.black.withAlpha(fraction: 0.7))
             _ = font.draw(text, at: bx + 4, baseline: box.y + 15, color: .white, on: canvas)
+            drawPreview(on: canvas, buffer: canvas.buffer, fraction: f, pointerX: x, above: box.y)
         }
     }
 

@@ -38,6 +38,12 @@ extension MediaView {
         public var shouldDismissAfterFinishedPlaying = false
         /// Shows the progress track for video and audio.
         public var shouldShowTrack = true
+        /// Hovering the track of a video shows a picture of the time under the pointer.
+        public var shouldShowTrackPreviews = true
+        /// The width of those pictures, in pixels (64 to 480).
+        public var trackPreviewWidth = 160 {
+            didSet { trackPreviewWidth = max(64, min(480, trackPreviewWidth)) }
+        }
         /// The right-hand time label counts down what is left instead of the duration.
         public var shouldDisplayRemainingTime = false
         /// The font family of the track's labels (fontconfig name); nil for the default.

@@ -42,6 +42,24 @@ public enum Fixtures {
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p"])
     }
 
+    /// The colours of `colourSeconds()`, one a second, as CSS names and RGB.
+    public static let secondColours: [(name: String, rgb: UInt32)] = [
+        ("red", 0xFF0000), ("green", 0x008000), ("blue", 0x0000FF), ("yellow", 0xFFFF00), ("cyan", 0x00FFFF),
+        ("magenta", 0xFF00FF),
+    ]
+
+    /// 6 s of 640x360 video whose every second has its own colour (`secondColours`), with a
+    /// keyframe at each second: a picture that tells which time it shows.
+    public static func colourSeconds() throws -> String {
+        var args: [String] = []
+        for c in secondColours { args += ["-f", "lavfi", "-i", "color=c=\(c.name):s=640x360:r=25:d=1"] }
+        let inputs = (0..<secondColours.count).map { "[\($0):v]" }.joined()
+        return try make("colour-seconds-6s.mp4", args + [
+            "-filter_complex", "\(inputs)concat=n=\(secondColours.count):v=1[v]", "-map", "[v]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p"])
+    }
+
     /// A still image of one colour.
     public static func solidImage(_ color: String, width: Int = 320, height: Int = 240, ext: String = "png") throws -> String {
         try make("solid-\(color)-\(width)x\(height).\(ext)",
