@@ -36,7 +36,7 @@ extension PlayerCommand {
     /// What the command acts on.
     var target: CommandRouter.Target {
         switch self {
-        case .togglePause, .seek, .seekAbsolutePercent, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
+        case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
@@ -54,6 +54,7 @@ extension MediaView {
         case .togglePause: togglePlay()
         case .seek(let s): seek(by: s)
         case .seekAbsolutePercent(let p): seek(toFraction: p / 100)
+        case .seekAbsolute(let s): seek(to: s)
         case .volume(let d): volume += Double(d) / 100
         case .toggleMute: isMuted.toggle()
         case .toggleLoop: settings.allowLooping.toggle()

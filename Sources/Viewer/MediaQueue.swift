@@ -93,6 +93,30 @@ public final class MediaQueue {
         presentFirst()
     }
 
+    /// Every item in order, as a playlist: those dismissed before, the presented one, then
+    /// those waiting.
+    public var playlist: [MediaView] { history + views }
+
+    /// The presented view's index in `playlist`, or nil when nothing is presented.
+    public var playlistPosition: Int? { current == nil ? nil : history.count }
+
+    /// Makes `mediaView` the whole queue and presents it: what opening a file in a
+    /// running player means (mpv's `loadfile` replace).
+    public func replaceAll(with mediaView: MediaView) {
+        if let c = current, c !== mediaView { dismiss(c, keepInHistory: false) }
+        unprepare()
+        views.removeAll { $0 !== current }
+        history.removeAll()
+        queue(mediaView: mediaView)
+    }
+
+    /// Carries out a command as if its key had been pressed: scripts and desktop controls
+    /// use the same commands as the key bindings. Nothing happens before the window exists.
+    public func execute(_ command: PlayerCommand) {
+        guard let s = screen else { return }
+        s.router.execute(command, on: s.stage)
+    }
+
     /// Ends `run()` at its next turn.
     public func quit() {
         quitRequested = true

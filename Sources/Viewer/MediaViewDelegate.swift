@@ -17,6 +17,8 @@ public protocol MediaViewDelegate: AnyObject {
     func didShowFirstFrame(for mediaView: MediaView)
     /// Playback paused.
     func didPauseMedia(for mediaView: MediaView)
+    /// The position jumped (a key, the track, code, a script) to `position` seconds.
+    func mediaView(_ mediaView: MediaView, didSeekTo position: Double)
     /// The view is about to be put on screen.
     func willPresent(mediaView: MediaView)
     /// The view is on screen.
@@ -71,6 +73,7 @@ public extension MediaViewDelegate {
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {}
     func didShowFirstFrame(for mediaView: MediaView) {}
     func didPauseMedia(for mediaView: MediaView) {}
+    func mediaView(_ mediaView: MediaView, didSeekTo position: Double) {}
     func willPresent(mediaView: MediaView) {}
     func didPresent(mediaView: MediaView) {}
     func willDismiss(mediaView: MediaView) {}

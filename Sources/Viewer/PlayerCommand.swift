@@ -11,6 +11,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seek(seconds: Double)
     /// Seek to a percentage (0-100) of the duration.
     case seekAbsolutePercent(Double)
+    /// Seek to this many seconds from the start.
+    case seekAbsolute(seconds: Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
     /// Mute or unmute.
@@ -77,7 +79,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             }
         case "seek":
             guard args.count == 1 || args.count == 2 else {
-                throw ParseError(description: "usage: seek SECONDS [relative|absolute-percent]")
+                throw ParseError(description: "usage: seek SECONDS [relative|absolute|absolute-percent]")
             }
             let amount = try number(args[0], for: "seek")
             let flags = args.count == 2 ? args[1].split(separator: "+").map(String.init) : []
@@ -89,6 +91,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
                     throw ParseError(description: "seek percentage must be 0-100, got '\(args[0])'")
                 }
                 return .seekAbsolutePercent(amount)
+            }
+            if flags.contains("absolute") {
+                guard amount >= 0 else {
+                    throw ParseError(description: "an absolute seek needs 0 or more seconds, got '\(args[0])'")
+                }
+                return .seekAbsolute(seconds: amount)
             }
             return .seek(seconds: amount)
         case "add":
@@ -125,6 +133,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .togglePause: "cycle pause"
         case .seek(let seconds): "seek \(Self.format(seconds))"
         case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
+        case .seekAbsolute(let seconds): "seek \(Self.format(seconds)) absolute"
         case .volume(let delta): "add volume \(delta)"
         case .toggleMute: "cycle mute"
         case .next: "playlist-next"
@@ -152,7 +161,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]
 
     /// mpv's precision flags mean nothing for a player that always seeks exactly.
-    private static let seekFlags: Set<String> = ["relative", "absolute-percent", "exact", "keyframes"]
+    private static let seekFlags: Set<String> = ["relative", "absolute", "absolute-percent", "exact", "keyframes"]
 
     private static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
         guard args.count == count else {

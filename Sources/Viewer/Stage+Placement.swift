@@ -21,7 +21,7 @@ extension Stage {
             setMinimized(true, animated: true)
         case .restore:
             setMinimized(false, animated: true)
-        case .seek, .seekAbsolutePercent:
+        case .seek, .seekAbsolutePercent, .seekAbsolute:
             showControls(now: now)
         default:
             break

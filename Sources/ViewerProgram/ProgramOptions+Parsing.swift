@@ -37,7 +37,7 @@ extension ProgramOptions {
     }
 
     static let groupOrder = ["Information", "Scripts and benchmarks", "Window", "Playback and queue",
-                             "Minimizing", "Overlays and look", "Cache, network and limits"]
+                             "Minimizing", "Overlays and look", "Cache, network and limits", "Desktop"]
 
     static let optionTable: [OptionSpec] = [
         flag("--help", "Information", "show this help and exit (also -h)") { $0.showHelp = true },
@@ -119,6 +119,13 @@ extension ProgramOptions {
             $0.maxPixels = try integer("--max-pixels", $1, in: 1...Int.max) },
         value("--timeout", "SECONDS", "Cache, network and limits", "network timeout (default 15)") {
             $0.timeout = try positiveNumber("--timeout", $1, unit: "a number of seconds") },
+
+        value("--input-ipc-server", "PATH", "Desktop",
+              "serve mpv's JSON IPC on this Unix socket (default $XDG_RUNTIME_DIR/mediaview.socket)") {
+            $0.desktop.ipcServerPath = try nonEmpty("--input-ipc-server", $1) },
+        flag("--enqueue", "Desktop",
+             "hand the files to the mediaview running on the IPC socket and exit; start as usual if none runs") {
+            $0.desktop.enqueue = true },
     ]
 }
 

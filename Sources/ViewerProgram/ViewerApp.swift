@@ -30,6 +30,8 @@ public enum ViewerApp {
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
+        let ipcPath = opts.desktop.ipcServerPath ?? defaultIPCPath(environment)
+        if opts.desktop.enqueue, let status = enqueue(opts.inputs, at: ipcPath) { return status }
 
         var log: EventLog?
         if let path = opts.eventsPath {
@@ -59,13 +61,27 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        for (i, input) in inputs.enumerated() {
+        var made = 0
+        var ipc: IPCController?
+        // Every item, from the command line or a script on the socket, is made the same way.
+        let build = { (input: String) -> MediaView in
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
-            v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
-            queue.queue(mediaView: v)
+            v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+            made += 1
+            ipc?.adopt(v)
+            return v
+        }
+        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
+        case .success(let controller): ipc = controller
+        case .failure(let status): return status.code
+        }
+        defer { ipc?.server.close() }
+
+        for input in inputs {
+            queue.queue(mediaView: build(input))
             if let e = displayError {
                 say("mediaview: \(e)")
                 return 2
