@@ -3,10 +3,12 @@
 ///
 /// Kept apart from the socket calls so that the line framing can be fuzzed: any bytes in,
 /// whole lines out, and never more than `IPCRequest.maxLineBytes` held for one line.
-struct IPCConnection {
+public struct IPCConnection {
     /// A complete line, or the news that one was too long and was dropped.
-    enum Line: Equatable {
+    public enum Line: Equatable, Sendable {
+        /// A line, without its newline.
         case text(String)
+        /// A line longer than `IPCRequest.maxLineBytes`, dropped.
         case tooLong
     }
 
@@ -16,12 +18,15 @@ struct IPCConnection {
     /// Replies and events not yet written.
     var output: [UInt8] = []
 
+    /// A connection that has sent nothing yet.
+    public init() {}
+
     /// Output held for a client that does not read; past it the client is dropped rather
     /// than the player growing without bound.
-    static let maxOutputBytes = 8 << 20
+    public static let maxOutputBytes = 8 << 20
 
     /// Takes bytes read from the socket; returns the lines they completed.
-    mutating func take(_ bytes: some Sequence<UInt8>) -> [Line] {
+    public mutating func take(_ bytes: some Sequence<UInt8>) -> [Line] {
         var lines: [Line] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
