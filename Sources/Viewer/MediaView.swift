@@ -28,6 +28,8 @@ public final class MediaView {
     var preloader: Downloader?
     /// The window showing the view, for minimizing and restoring from code.
     weak var stage: Stage?
+    /// A short line over the media (resume position, screenshot saved), while it lasts.
+    var message: OnScreenMessage?
     /// Wakes the main loop; set when a queue takes the view.
     var wake: @Sendable () -> Void = {}
 

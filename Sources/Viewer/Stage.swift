@@ -151,6 +151,12 @@ final class Stage {
             needsRedraw = true
             return 1.0 / 30
         }
+        if let m = v.message {
+            // Drawn until it expires, then once more without it.
+            if m.until > now { return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity) }
+            v.message = nil
+            needsRedraw = true
+        }
         if controls.until > now { return controls.until - now + 0.01 }
         if controls.until != 0 { controls.until = 0; needsRedraw = true }
         if v.isPlayable && v.session?.frame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
@@ -183,6 +189,9 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if let m = view?.message, m.until > now, !isMinimized {
+                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
+            }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
                 Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),

@@ -33,7 +33,7 @@ enum IPCEnqueue {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var out = ""
         for (i, input) in inputs.enumerated() {
-            let command = JSONValue.array(["loadfile", .string(absolute(input)), "append-play"])
+            let command = JSONValue.array(["loadfile", .string(ViewerApp.absoluteInput(input)), "append-play"])
             out += JSONValue.object(["command": command, "request_id": .int(i + 1)]).json + "\n"
         }
         let bytes = Array(out.utf8)
@@ -66,15 +66,5 @@ enum IPCEnqueue {
             }
         }
         return .handed(count)
-    }
-
-    /// `input` as the running instance must see it: URLs and absolute paths as they are,
-    /// relative paths joined to this launch's working directory.
-    static func absolute(_ input: String) -> String {
-        if input.hasPrefix("/") || input.contains("://") { return input }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return input }
-        let dir = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (dir.hasSuffix("/") ? dir : dir + "/") + input
     }
 }

@@ -126,6 +126,10 @@ extension ProgramOptions {
         flag("--enqueue", "Desktop",
              "hand the files to the mediaview running on the IPC socket and exit; start as usual if none runs") {
             $0.desktop.enqueue = true },
+        flag("--no-resume", "Desktop",
+             "start video and audio longer than 2 minutes from the beginning, not where they were left "
+                + "(positions are kept in $XDG_STATE_HOME/mediaview/resume)") {
+            $0.desktop.resume = false },
     ]
 }
 

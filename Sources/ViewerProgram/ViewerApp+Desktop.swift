@@ -70,4 +70,14 @@ extension ViewerApp {
         }
         return .failure(ExitStatus(code: 2))
     }
+
+    /// `input` as another process (the running instance) or a later run (resume) must see
+    /// it: URLs and absolute paths as they are, relative paths joined to the working directory.
+    nonisolated static func absoluteInput(_ input: String) -> String {
+        if input.hasPrefix("/") || input.contains("://") { return input }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return input }
+        let dir = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (dir.hasSuffix("/") ? dir : dir + "/") + input
+    }
 }

@@ -63,6 +63,8 @@ public enum ViewerApp {
 
         var made = 0
         var ipc: IPCController?
+        let resumeStore = opts.desktop.resume ? ResumeStore(environment: environment) : nil
+        var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
         // Every item, from the command line or a script on the socket, is made the same way.
         let build = { (input: String) -> MediaView in
             let v = makeView(input, options: opts)
@@ -72,6 +74,11 @@ public enum ViewerApp {
             v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
             made += 1
             ipc?.adopt(v)
+            if let store = resumeStore {
+                let r = ResumeRecorder(store: store, source: absoluteInput(input))
+                v.addObserver(r)
+                resumers[ObjectIdentifier(v)] = r
+            }
             return v
         }
         switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
@@ -88,6 +95,8 @@ public enum ViewerApp {
             }
         }
         queue.run()
+        // The item on screen at the end is left, not dismissed: remember where.
+        if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
