@@ -41,7 +41,7 @@ extension PlayerCommand {
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
             return .window
-        case .next, .previous, .quit:
+        case .next, .previous, .quit, .screenshot:
             return .queue
         }
     }

@@ -72,6 +72,9 @@ extension InputBindings {
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
 
+    # Save the picture on screen as a PNG file (the program puts it in your Pictures folder)
+    s               screenshot
+
     # Overlays
     t               cycle track
     i               cycle details

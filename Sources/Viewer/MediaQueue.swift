@@ -180,6 +180,7 @@ public final class MediaQueue {
         case .next: presentNext()
         case .previous: presentPrevious()
         case .quit: quit()
+        case .screenshot: saveScreenshot()
         default: break
         }
     }
@@ -204,6 +205,8 @@ public struct PresentationOptions {
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
+    public var screenshotDirectory: String?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

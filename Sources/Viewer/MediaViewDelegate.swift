@@ -59,6 +59,8 @@ public protocol MediaViewDelegate: AnyObject {
     func mediaViewWillRotate(_ mediaView: MediaView)
     /// The screen or the media turned.
     func mediaViewDidRotate(_ mediaView: MediaView)
+    /// The picture on screen was saved as a PNG file at `path` (the `screenshot` command).
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String)
     /// The user clicked the title.
     func handleTitleSelection(in mediaView: MediaView)
     /// The user clicked the details.
@@ -94,6 +96,7 @@ public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didDownloadGif path: String) {}
     func mediaViewWillRotate(_ mediaView: MediaView) {}
     func mediaViewDidRotate(_ mediaView: MediaView) {}
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) {}
     func handleTitleSelection(in mediaView: MediaView) {}
     func handleDetailsSelection(in mediaView: MediaView) {}
 }

@@ -45,6 +45,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case restore
     /// End the program (the queue's loop).
     case quit
+    /// Save the picture on screen, at the media's resolution, as a PNG file.
+    case screenshot
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -150,12 +152,14 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .minimize: "minimize"
         case .restore: "restore"
         case .quit: "quit"
+        case .screenshot: "screenshot"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
+        "screenshot": .screenshot,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Playback
 import Viewer
@@ -79,5 +80,22 @@ extension ViewerApp {
         guard getcwd(&buffer, buffer.count) != nil else { return input }
         let dir = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (dir.hasSuffix("/") ? dir : dir + "/") + input
+    }
+
+    /// Where screenshots go: `$XDG_PICTURES_DIR`, else the Pictures folder named in
+    /// `user-dirs.dirs` (what desktops set up) when it exists, else `$HOME`.
+    static func picturesDirectory(_ environment: [String: String]) -> String? {
+        if let p = environment["XDG_PICTURES_DIR"], p.hasPrefix("/") { return p }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.config" }
+        if let config, let data = FileManager.default.contents(atPath: config + "/user-dirs.dirs") {
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("XDG_PICTURES_DIR=") {
+                var value = String(line.dropFirst("XDG_PICTURES_DIR=".count).filter { $0 != "\"" })
+                if let home, value.hasPrefix("$HOME") { value = home + value.dropFirst(5) }
+                var st = stat()
+                if value.hasPrefix("/"), stat(value, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return value }
+            }
+        }
+        return home
     }
 }

@@ -53,6 +53,7 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.screenshotDirectory = picturesDirectory(environment)
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
