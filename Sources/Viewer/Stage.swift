@@ -89,6 +89,7 @@ final class Stage {
         surface = Surface(window: window)
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
+        window.setIcons(options.windowIcons)
         window.map()
         if !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }

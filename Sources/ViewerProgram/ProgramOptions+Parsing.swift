@@ -43,6 +43,8 @@ extension ProgramOptions {
         flag("--help", "Information", "show this help and exit (also -h)") { $0.showHelp = true },
         flag("--version", "Information", "print the version and exit") { $0.showVersion = true },
         flag("--list-bindings", "Information", "print the active key bindings and exit") { $0.listBindings = true },
+        flag("--man-page", "Information", "print the manual page (roff, as installed as mediaview.1) and exit") {
+            $0.showManual = true },
         value("--input-conf", "FILE", "Information",
               "key bindings laid over the defaults (default $XDG_CONFIG_HOME/mediaview/input.conf)") {
             $0.inputConfPath = try nonEmpty("--input-conf", $1) },

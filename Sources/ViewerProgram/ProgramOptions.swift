@@ -12,6 +12,8 @@ public struct ProgramOptions: Equatable, Sendable {
     public var showHelp = false
     public var showVersion = false
     public var listBindings = false
+    /// Print the manual page (roff) and exit.
+    public var showManual = false
     /// Replaces the user's input.conf (the bundled defaults still load beneath it).
     public var inputConfPath: String?
 

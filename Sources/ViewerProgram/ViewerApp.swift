@@ -25,6 +25,7 @@ public enum ViewerApp {
         }
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
+        if opts.showManual { print(ProgramOptions.manPage(version: version), terminator: ""); return 0 }
         let environment = ProcessInfo.processInfo.environment
         FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
@@ -54,6 +55,9 @@ public enum ViewerApp {
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
         presentation.screenshotDirectory = picturesDirectory(environment)
+        presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
+            RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+        }
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
