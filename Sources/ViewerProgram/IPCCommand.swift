@@ -114,4 +114,6 @@ public enum IPCError: String, Error, Equatable, Sendable {
     case propertyFormat = "unsupported format for accessing property"
     /// The property cannot be set.
     case propertyError = "error accessing property"
+    /// The command cannot act now (a seek with nothing that moves on screen).
+    case command = "error running command"
 }

@@ -88,7 +88,7 @@ final class IPCController {
         case .playlistPrev:
             queue.presentPrevious()
         case .seek(let target, let mode):
-            guard queue.current?.isPlayable == true else { throw .propertyUnavailable }
+            guard queue.current?.isPlayable == true else { throw .command }
             switch mode {
             case .relative: queue.execute(.seek(seconds: target))
             case .absolute: queue.execute(.seekAbsolute(seconds: max(0, target)))

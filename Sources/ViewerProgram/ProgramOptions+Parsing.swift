@@ -123,8 +123,8 @@ extension ProgramOptions {
             $0.timeout = try positiveNumber("--timeout", $1, unit: "a number of seconds") },
 
         value("--input-ipc-server", "PATH", "Desktop",
-              "serve mpv's JSON IPC on this Unix socket (default $XDG_RUNTIME_DIR/mediaview.socket)") {
-            $0.desktop.ipcServerPath = try nonEmpty("--input-ipc-server", $1) },
+              "serve mpv's JSON IPC on this Unix socket (default $XDG_RUNTIME_DIR/mediaview.socket; '' for none)") {
+            $0.desktop.ipcServerPath = $1 },
         flag("--enqueue", "Desktop",
              "hand the files to the mediaview running on the IPC socket and exit; start as usual if none runs") {
             $0.desktop.enqueue = true },

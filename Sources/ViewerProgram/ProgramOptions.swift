@@ -94,7 +94,8 @@ public struct ProgramOptions: Equatable, Sendable {
 
     /// How the program lives on a desktop beside other programs and other launches of itself.
     public struct Desktop: Equatable, Sendable {
-        /// mpv's JSON IPC socket; nil: `$XDG_RUNTIME_DIR/mediaview.socket` when that is set.
+        /// mpv's JSON IPC socket; nil: `$XDG_RUNTIME_DIR/mediaview.socket` when that is set;
+        /// empty: none, as in mpv.
         public var ipcServerPath: String?
         /// Hand the inputs to the instance already running on the socket, then exit.
         public var enqueue = false

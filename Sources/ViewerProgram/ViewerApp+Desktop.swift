@@ -15,7 +15,7 @@ extension ViewerApp {
 
     /// `$XDG_RUNTIME_DIR/mediaview.socket`: private to the user and gone at logout. Without
     /// that directory there is no default, since /tmp is shared with everyone.
-    static func defaultIPCPath(_ environment: [String: String]) -> String? {
+    nonisolated static func defaultIPCPath(_ environment: [String: String]) -> String? {
         guard let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") else { return nil }
         return (dir.hasSuffix("/") ? String(dir.dropLast()) : dir) + "/mediaview.socket"
     }

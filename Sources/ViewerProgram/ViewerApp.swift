@@ -31,7 +31,7 @@ public enum ViewerApp {
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
-        let ipcPath = opts.desktop.ipcServerPath ?? defaultIPCPath(environment)
+        let ipcPath = opts.desktop.ipcServerPath.map { $0.isEmpty ? nil : $0 } ?? defaultIPCPath(environment)
         if opts.desktop.enqueue, let status = enqueue(opts.inputs, at: ipcPath) { return status }
 
         var log: EventLog?

@@ -36,6 +36,17 @@ import Viewer
         #expect(failure("frobnicate")?.wantsReply == false)
     }
 
+    @Test func theSocketOptions() throws {
+        #expect(try ProgramOptions.parse(["--input-ipc-server", "/run/s"]).desktop.ipcServerPath == "/run/s")
+        // Empty turns the default socket off, as in mpv.
+        #expect(try ProgramOptions.parse(["--input-ipc-server="]).desktop.ipcServerPath == "")
+        let o = try ProgramOptions.parse(["--enqueue", "--no-resume", "a.mp4"])
+        #expect(o.desktop.enqueue && !o.desktop.resume && o.inputs == ["a.mp4"])
+        #expect(ViewerApp.defaultIPCPath(["XDG_RUNTIME_DIR": "/run/user/1000/"]) == "/run/user/1000/mediaview.socket")
+        #expect(ViewerApp.defaultIPCPath(["XDG_RUNTIME_DIR": "relative"]) == nil)
+        #expect(ViewerApp.defaultIPCPath([:]) == nil)
+    }
+
     @Test func repliesAndEventsAreOneLineOfJSON() {
         #expect(IPCRequest.reply(requestID: 3, data: .double(1.5)) == #"{"data":1.5,"error":"success","request_id":3}"# + "\n")
         #expect(IPCRequest.reply(requestID: 0, error: .propertyNotFound) == #"{"error":"property not found","request_id":0}"# + "\n")
