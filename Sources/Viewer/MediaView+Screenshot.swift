@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Playback
 
@@ -11,14 +12,36 @@ extension MediaView {
         guard let s = session, let f = s.detail.frame ?? s.frame else { return nil }
         return PNGEncoder.encode(f, rotation: s.transform.rotation)
     }
+
+    /// Whether the still on screen was decoded smaller than it is (a big photo in a small
+    /// window) and its full-size decode is on the way; asks for that decode if not yet.
+    func awaitsFullSizePicture() -> Bool {
+        guard let s = session, let info = s.info, info.kind == .image, s.detail.frame == nil,
+              let f = s.frame, f.width * f.height < info.width * info.height else { return false }
+        // Tried and given up (the file changed since): the small picture is what there is.
+        if s.detail.tried && s.detail.player == nil { return false }
+        s.detail.wanted = true
+        wake()
+        return true
+    }
 }
 
 extension MediaQueue {
     /// Saves the presented view's picture into `presentation.screenshotDirectory` as
     /// `mediaview-YYYY-MM-DD_HH-MM-SS.png` (`-2`, `-3`... within one second) and says so
     /// on screen; any problem is said on screen instead.
-    func saveScreenshot() {
+    func saveScreenshot(attempt: Int = 0) {
         guard let v = current else { return }
+        if attempt < 200, v.awaitsFullSizePicture() {
+            // A big photo shows a reduced decode; the file gets the full one, a moment later.
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self, weak v] in
+                MainActor.assumeIsolated {
+                    guard let self, let v, self.current === v else { return }
+                    self.saveScreenshot(attempt: attempt + 1)
+                }
+            }
+            return
+        }
         guard let dir = presentation.screenshotDirectory else {
             v.showMessage("No folder for screenshots")
             return

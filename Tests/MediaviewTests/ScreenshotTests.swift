@@ -31,6 +31,27 @@ extension MediaviewProgram {
             return (w, h, rgb)
         }
 
+        @Test func aBigPhotoIsSavedAtItsFullSize() throws {
+            // Shown in a small window, a big JPEG is decoded at an eighth of its size.
+            let photo = try Fixtures.make("halves-2400x1600.jpg", ["-f", "lavfi", "-i", "color=c=red:s=1200x1600", "-f", "lavfi",
+                                                                  "-i", "color=c=blue:s=1200x1600", "-filter_complex", "hstack",
+                                                                  "-frames:v", "1", "-q:v", "3"])
+            let pictures = try Scratch.directory("pictures")
+            let log = try Scratch.directory("shot") + "/events.jsonl"
+            let probe = try ScreenProbe()
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--events", log, photo],
+                                   environment: ["XDG_PICTURES_DIR": pictures])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            _ = window.waitFor(probe) { $0.matches(80, 120, RGB.red) }
+            try xdotool(["key", "--window", String(window.id), "s"])
+            let shot = try #require(Events.waitFor(log, "screenshot", timeout: 10), "no screenshot saved")
+            let saved = try decode(try #require(shot["path"] as? String), 100, 800)
+            #expect(saved.width == 2400 && saved.height == 1600, "saved at \(saved.width)x\(saved.height)")
+            #expect(near(saved.rgb, 0xFF0000))
+            kill(run.pid, SIGTERM)
+            _ = run.finish(timeout: 5)
+        }
+
         /// Within a few levels a channel: the picture goes through the scaler's colour conversion.
         private func near(_ a: UInt32, _ b: UInt32) -> Bool {
             [16, 8, 0].allSatisfy { abs(Int((a >> $0) & 0xFF) - Int((b >> $0) & 0xFF)) <= 8 }
