@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Viewer
 
@@ -14,6 +15,8 @@ final class IPCServer {
     private let listener: Int32
     private unowned let queue: MediaQueue
     private var connections: [Int32: IPCConnection] = [:]
+    /// A retry of writes the sockets could not take is scheduled.
+    private var retrying = false
     /// Called for each complete line, with the client it came from.
     var onLine: (IPCConnection.Line, Int32) -> Void = { _, _ in }
     /// Called when a client went away.
@@ -99,6 +102,21 @@ final class IPCServer {
             return
         }
         connections[fd] = c
+        if !c.output.isEmpty { retryLater() }
+    }
+
+    /// The loop watches for reading only: output a full socket refused is tried again
+    /// shortly, so a reply reaches a slow client without waiting for the next event.
+    private func retryLater() {
+        guard !retrying else { return }
+        retrying = true
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.02) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.retrying = false
+                for c in self.clients { self.flush(c) }
+            }
+        }
     }
 
     private func drop(_ fd: Int32) {

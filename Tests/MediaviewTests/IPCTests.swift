@@ -133,6 +133,28 @@ extension MediaviewProgram {
             #expect(again.finish(timeout: 5)?.status == 0)
         }
 
+        @Test func aClientThatReadsLateGetsEveryReply() throws {
+            let s = try Self.start([try Fixtures.solidImage("blue")])
+            // Far more replies than a socket buffer holds, asked for before reading any.
+            let count = 20_000
+            let batch = (1...count).map { "{\"command\":[\"get_property\",\"playlist-count\"],\"request_id\":\($0)}" }
+            s.client.send(batch.joined(separator: "\n"))
+            usleep(500_000)
+            // Meanwhile the player answers others at once.
+            let other = try SocketClient(path: s.socket)
+            #expect(try other.request(["get_property", "pause"], id: 1)["error"] as? String == "success")
+            #expect(s.client.wait(timeout: 20) { $0["request_id"] as? Int == count } != nil, "the last reply never came")
+            #expect(s.client.received.count == count, "\(s.client.received.count) replies")
+            try Self.quit(s)
+        }
+
+        @Test func aPathTooLongForASocketIsSaidSo() throws {
+            let path = "/tmp/" + String(repeating: "d", count: 120)
+            let r = try mediaview(["--input-ipc-server", path, "--autoexit", try Fixtures.solidImage("red")])
+            #expect(r.status == 2)
+            #expect(lines(r.stderr) == ["mediaview: --input-ipc-server: \(path): the path is too long for a socket"])
+        }
+
         @Test func aFileThatIsNotASocketIsLeftAlone() throws {
             let path = try Scratch.directory("ipc-file") + "/notes.txt"
             try "mine".write(toFile: path, atomically: true, encoding: .utf8)
