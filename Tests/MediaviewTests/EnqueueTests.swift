@@ -24,6 +24,11 @@ extension MediaviewProgram {
             #expect(try client.request(["get_property", "playlist-count"], id: 1)["data"] as? Int == 2)
             // The running one still shows its picture; the handed file is next in line.
             #expect(window.grab(probe).matches(160, 120, RGB.red))
+            // Without --enqueue a launch is a player of its own, quietly without the socket.
+            let plain = try mediaview(["--autoexit", "--image-duration", "0.2", "--no-audio", try Fixtures.solidImage("lime")],
+                                      environment: env)
+            #expect(plain.status == 0 && plain.stderr.isEmpty, "plain second launch: \(plain.stderr)")
+            #expect(try client.request(["get_property", "playlist-count"], id: 4)["data"] as? Int == 2)
             _ = try client.request(["playlist-next"], id: 2)
             #expect(window.waitFor(probe) { $0.matches(160, 120, RGB.blue) } != nil, "the enqueued file never showed")
             _ = try client.request(["quit"], id: 3)
