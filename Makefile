@@ -22,7 +22,7 @@ DEBIAN_PACKAGES := \
 	libpulse-dev libwebp-dev libjpeg62-turbo-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
-	xvfb xauth x11-utils x11-xserver-utils xdotool openbox \
+	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils
 

@@ -30,6 +30,8 @@ extension InputBindings {
     Shift+RIGHT     seek 1
     DOWN            seek -60
     UP              seek 60
+    PGUP            add chapter 1
+    PGDWN           add chapter -1
     l               cycle loop
 
     # Volume: keys as in mpv; the wheel is volume because the view has nothing to scroll
@@ -71,6 +73,8 @@ extension InputBindings {
     MBTN_LEFT_DBL   cycle fullscreen
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
+    # P (Shift+p) pins the item: it plays on in a thumbnail of its own while the queue moves on
+    P               pin
 
     # Save the picture on screen as a PNG file (the program puts it in your Pictures folder)
     s               screenshot

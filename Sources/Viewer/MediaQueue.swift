@@ -13,9 +13,9 @@ public final class MediaQueue {
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
-    public private(set) var views: [MediaView] = []
+    public internal(set) var views: [MediaView] = []
     /// The view on screen.
-    public private(set) var current: MediaView?
+    public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
     private(set) var history: [MediaView] = []
     /// The next view, opened ahead of time.
@@ -36,6 +36,8 @@ public final class MediaQueue {
         let loop: EventLoop
         let router: CommandRouter
         let stage: Stage
+        /// Thumbnails that keep playing while the queue moves on, oldest first.
+        var pinned: [Stage] = []
     }
 
     /// A new, empty queue.
@@ -133,7 +135,7 @@ public final class MediaQueue {
         screen = nil
     }
 
-    private func dismiss(_ v: MediaView, keepInHistory: Bool) {
+    func dismiss(_ v: MediaView, keepInHistory: Bool) {
         v.notify { $0.willDismiss(mediaView: v) }
         views.removeAll { $0 === v }
         current = nil
@@ -146,8 +148,9 @@ public final class MediaQueue {
         v.releaseSession()
     }
 
-    private func presentFirst() {
+    func presentFirst() {
         guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
+        stage.unhide()
         if prepared === v { prepared = nil }
         current = v
         v.notify { $0.willPresent(mediaView: v) }
@@ -181,6 +184,7 @@ public final class MediaQueue {
         case .previous: presentPrevious()
         case .quit: quit()
         case .screenshot: saveScreenshot()
+        case .pin: pinCurrent()
         default: break
         }
     }
@@ -201,6 +205,9 @@ public struct PresentationOptions {
     public var advancesAutomatically = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
+    /// Where the thumbnail's place and size are remembered between runs (a small text
+    /// file); nil remembers them only while the queue runs.
+    public var thumbnailMemoryPath: String?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.

@@ -41,6 +41,25 @@ extension MediaView {
         notify { $0.mediaView(self, didSeekTo: target) }
     }
 
+    /// The chapter the playback position is in (its index in `info.chapters`), if any.
+    public var currentChapter: Int? {
+        guard let chapters = info?.chapters, !chapters.isEmpty else { return nil }
+        // A little ahead, so a jump that landed on a chapter's first frame counts as in it.
+        return chapters.lastIndex { $0.start <= position + 0.05 }
+    }
+
+    /// Jumps `delta` chapters forward (negative: back) to the chapter's start; past the last
+    /// one it goes to the end, before the first to the start.
+    public func jumpChapter(by delta: Int) {
+        guard let chapters = info?.chapters, !chapters.isEmpty, delta != 0 else { return }
+        let target = (currentChapter ?? -1) + delta
+        if target >= chapters.count, let d = info?.duration {
+            seek(by: d - position)
+        } else {
+            seek(by: chapters[max(0, target)].start - position)
+        }
+    }
+
     /// Volume 0...1 of this view's sound.
     public var volume: Double {
         get { settings.playerOptions.volume }

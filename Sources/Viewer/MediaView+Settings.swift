@@ -64,6 +64,8 @@ extension MediaView {
         }
         /// Thumbnail width as a share of the monitor's width; 1/3 on a desktop monitor.
         public var minimizedWidthRatio: Double = 1.0 / 3.0
+        /// The minimized thumbnail shows on every workspace, as picture-in-picture does.
+        public var minimizedOnAllWorkspaces = true
         /// A picture drawn instead of the built-in play button.
         public var customPlayButton: RGBAImage?
         /// A picture drawn instead of the built-in fail indicator.

@@ -15,6 +15,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seekAbsolute(seconds: Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
+    /// Jump this many chapters forward (negative: back).
+    case chapter(delta: Int)
     /// Mute or unmute.
     case toggleMute
     /// Present the next item.
@@ -43,6 +45,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case minimize
     /// Back from the thumbnail to fullscreen.
     case restore
+    /// Keep the current item playing in a thumbnail of its own and move on.
+    case pin
     /// End the program (the queue's loop).
     case quit
     /// Save the picture on screen, at the media's resolution, as a PNG file.
@@ -102,11 +106,20 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             }
             return .seek(seconds: amount)
         case "add":
-            guard args.first == "volume" else {
-                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume)")
+            switch args.first {
+            case "volume":
+                try expectCount(args, 2, usage: "add volume STEP")
+                return .volume(delta: try integer(args[1], for: "add volume"))
+            case "chapter":
+                try expectCount(args, 2, usage: "add chapter STEP")
+                let step = try integer(args[1], for: "add chapter")
+                guard step != 0, abs(step) <= 1000 else {
+                    throw ParseError(description: "add chapter needs a step between -1000 and 1000 other than 0, got '\(args[1])'")
+                }
+                return .chapter(delta: step)
+            default:
+                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume and chapter)")
             }
-            try expectCount(args, 2, usage: "add volume STEP")
-            return .volume(delta: try integer(args[1], for: "add volume"))
         case "rotate":
             try expectCount(args, 1, usage: "rotate DEGREES")
             let degrees = try integer(args[0], for: "rotate")
@@ -137,6 +150,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
         case .seekAbsolute(let seconds): "seek \(Self.format(seconds)) absolute"
         case .volume(let delta): "add volume \(delta)"
+        case .chapter(let delta): "add chapter \(delta)"
         case .toggleMute: "cycle mute"
         case .next: "playlist-next"
         case .previous: "playlist-prev"
@@ -151,6 +165,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .pan(let dx, let dy): "pan \(dx) \(dy)"
         case .minimize: "minimize"
         case .restore: "restore"
+        case .pin: "pin"
         case .quit: "quit"
         case .screenshot: "screenshot"
         }
@@ -158,7 +173,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
-        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
+        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
         "screenshot": .screenshot,
     ]
 

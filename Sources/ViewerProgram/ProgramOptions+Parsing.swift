@@ -87,6 +87,10 @@ extension ProgramOptions {
               "thumbnail height/width: landscape (9/16), square (1), portrait (16/9) or a number, "
                 + "kept within [9/16, 16/9] (default landscape)") {
             $0.minimizedAspectRatio = try aspect($1) },
+        flag("--minimized-reset", "Minimizing", "forget where the thumbnail was moved and how large it was made") {
+            $0.minimizedReset = true },
+        flag("--no-minimized-sticky", "Minimizing", "show the thumbnail on its own workspace only, not on every one") {
+            $0.minimizedSticky = false },
         value("--minimized-width-ratio", "R", "Minimizing", "thumbnail width as a fraction of the monitor's, above 0 and at most 1 (default 1/3)") {
             $0.minimizedWidthRatio = try fraction("--minimized-width-ratio", $1) },
         value("--top-buffer", "PX", "Minimizing", "room for a top panel: pixels, panel (32) or taskbar (48) (default 0)") {

@@ -43,6 +43,10 @@ public struct ProgramOptions: Equatable, Sendable {
     public var minimizedAspectRatio: Double = 9.0 / 16.0
     /// Fraction of the monitor's width the thumbnail takes (clamped to the monitor later).
     public var minimizedWidthRatio: Double = 1.0 / 3.0
+    /// Forget the thumbnail's remembered place and size.
+    public var minimizedReset = false
+    /// The thumbnail shows on every workspace.
+    public var minimizedSticky = true
     public var topBuffer = 0
     public var bottomBuffer = 0
     /// Nil keeps the view's own theme colour.

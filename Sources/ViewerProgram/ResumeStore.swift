@@ -22,15 +22,6 @@ struct ResumeStore {
         var time: Int
     }
 
-    /// The store under `$XDG_STATE_HOME` (else `~/.local/state`); nil without either.
-    init?(environment: [String: String]) {
-        let base: String
-        if let s = environment["XDG_STATE_HOME"], s.hasPrefix("/") { base = s }
-        else if let home = environment["HOME"], home.hasPrefix("/") { base = home + "/.local/state" }
-        else { return nil }
-        self.init(path: base + "/mediaview/resume")
-    }
-
     /// The store in the file at `path`.
     init(path: String) { self.path = path }
 

@@ -58,6 +58,8 @@ public enum ViewerApp {
         presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
             RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
         }
+        presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
+        if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
@@ -68,7 +70,7 @@ public enum ViewerApp {
 
         var made = 0
         var ipc: IPCController?
-        let resumeStore = opts.desktop.resume ? ResumeStore(environment: environment) : nil
+        let resumeStore = opts.desktop.resume ? stateDirectory(environment).map { ResumeStore(path: $0 + "/resume") } : nil
         var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
         // Every item, from the command line or a script on the socket, is made the same way.
         let build = { (input: String) -> MediaView in
@@ -117,6 +119,15 @@ public enum ViewerApp {
         return status
     }
 
+    /// Where the program keeps what it remembers between runs: `$XDG_STATE_HOME/mediaview`,
+    /// or `~/.local/state/mediaview` when that is unset or not absolute (as the XDG spec
+    /// says); nil when not even HOME is known.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/mediaview" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/mediaview" }
+        return nil
+    }
+
     /// Summary line of `--benchmark`.
     static func benchmarkLine(_ s: PlaybackStatistics) -> String {
         let fps = s.seconds > 0 ? Double(s.framesShown) / s.seconds : 0
@@ -141,6 +152,7 @@ public enum ViewerApp {
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
         v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio
+        v.minimizedOnAllWorkspaces = o.minimizedSticky
         v.topBuffer = EdgeBuffer(o.topBuffer)
         v.bottomBuffer = EdgeBuffer(o.bottomBuffer)
         v.shouldHideCloseButton = o.hideCloseButton
