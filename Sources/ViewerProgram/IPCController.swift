@@ -1,4 +1,3 @@
-import Dispatch
 import Viewer
 
 /// What the IPC socket's lines do to the running player: commands carried out on the
@@ -132,14 +131,12 @@ final class IPCController {
     private func startPolling() {
         guard !polling else { return }
         polling = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.polling = false
-                guard !self.observations.isEmpty else { return }
-                self.checkObservations()
-                self.startPolling()
-            }
+        onMainActor(after: 0.1) { [weak self] in
+            guard let self else { return }
+            self.polling = false
+            guard !self.observations.isEmpty else { return }
+            self.checkObservations()
+            self.startPolling()
         }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Viewer
 
@@ -110,12 +109,10 @@ final class IPCServer {
     private func retryLater() {
         guard !retrying else { return }
         retrying = true
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.02) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.retrying = false
-                for c in self.clients { self.flush(c) }
-            }
+        onMainActor(after: 0.02) { [weak self] in
+            guard let self else { return }
+            self.retrying = false
+            for c in self.clients { self.flush(c) }
         }
     }
 
