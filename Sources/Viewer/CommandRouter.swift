@@ -50,12 +50,12 @@ extension PlayerCommand {
     /// What the command acts on.
     var target: CommandRouter.Target {
         switch self {
-        case .togglePause, .seek, .seekAbsolutePercent, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
+        case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
             return .window
-        case .next, .previous, .quit, .pin:
+        case .next, .previous, .quit, .screenshot, .pin:
             return .queue
         }
     }
@@ -68,6 +68,7 @@ extension MediaView {
         case .togglePause: togglePlay()
         case .seek(let s): seek(by: s)
         case .seekAbsolutePercent(let p): seek(toFraction: p / 100)
+        case .seekAbsolute(let s): seek(to: s)
         case .chapter(let d): jumpChapter(by: d)
         case .volume(let d): volume += Double(d) / 100
         case .toggleMute: isMuted.toggle()

@@ -95,6 +95,30 @@ public final class MediaQueue {
         presentFirst()
     }
 
+    /// Every item in order, as a playlist: those dismissed before, the presented one, then
+    /// those waiting.
+    public var playlist: [MediaView] { history + views }
+
+    /// The presented view's index in `playlist`, or nil when nothing is presented.
+    public var playlistPosition: Int? { current == nil ? nil : history.count }
+
+    /// Makes `mediaView` the whole queue and presents it: what opening a file in a
+    /// running player means (mpv's `loadfile` replace).
+    public func replaceAll(with mediaView: MediaView) {
+        if let c = current, c !== mediaView { dismiss(c, keepInHistory: false) }
+        unprepare()
+        views.removeAll { $0 !== current }
+        history.removeAll()
+        queue(mediaView: mediaView)
+    }
+
+    /// Carries out a command as if its key had been pressed: scripts and desktop controls
+    /// use the same commands as the key bindings. Nothing happens before the window exists.
+    public func execute(_ command: PlayerCommand) {
+        guard let s = screen else { return }
+        s.router.execute(command, on: s.stage)
+    }
+
     /// Ends `run()` at its next turn.
     public func quit() {
         quitRequested = true
@@ -159,6 +183,7 @@ public final class MediaQueue {
         case .next: presentNext()
         case .previous: presentPrevious()
         case .quit: quit()
+        case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
         default: break
         }
@@ -187,6 +212,10 @@ public struct PresentationOptions {
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
+    public var windowIcons: [RGBAImage] = []
+    /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
+    public var screenshotDirectory: String?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

@@ -23,13 +23,22 @@ extension MediaView {
     /// Seeks by `seconds` from the current position (negative goes back), exactly there.
     public func seek(by seconds: Double) {
         guard let s = session, seconds.isFinite else { return }
-        s.seek(to: s.position + seconds)
+        seek(to: s.position + seconds)
     }
 
     /// Seeks to `fraction` (0...1) of the duration, exactly there.
     public func seek(toFraction fraction: Double) {
         guard let s = session, let d = s.info?.duration, fraction.isFinite else { return }
-        s.seek(to: max(0, min(1, fraction)) * d)
+        seek(to: max(0, min(1, fraction)) * d)
+    }
+
+    /// Seeks to `seconds` from the start (kept within the media), exactly there; the
+    /// delegate hears where.
+    public func seek(to seconds: Double) {
+        guard let s = session, s.info?.isPlayable == true, seconds.isFinite else { return }
+        let target = max(0, min(seconds, s.info?.duration ?? seconds))
+        s.seek(to: target)
+        notify { $0.mediaView(self, didSeekTo: target) }
     }
 
     /// The chapter the playback position is in (its index in `info.chapters`), if any.

@@ -11,6 +11,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seek(seconds: Double)
     /// Seek to a percentage (0-100) of the duration.
     case seekAbsolutePercent(Double)
+    /// Seek to this many seconds from the start.
+    case seekAbsolute(seconds: Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
     /// Jump this many chapters forward (negative: back).
@@ -47,6 +49,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case pin
     /// End the program (the queue's loop).
     case quit
+    /// Save the picture on screen, at the media's resolution, as a PNG file.
+    case screenshot
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -81,7 +85,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             }
         case "seek":
             guard args.count == 1 || args.count == 2 else {
-                throw ParseError(description: "usage: seek SECONDS [relative|absolute-percent]")
+                throw ParseError(description: "usage: seek SECONDS [relative|absolute|absolute-percent]")
             }
             let amount = try number(args[0], for: "seek")
             let flags = args.count == 2 ? args[1].split(separator: "+").map(String.init) : []
@@ -93,6 +97,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
                     throw ParseError(description: "seek percentage must be 0-100, got '\(args[0])'")
                 }
                 return .seekAbsolutePercent(amount)
+            }
+            if flags.contains("absolute") {
+                guard amount >= 0 else {
+                    throw ParseError(description: "an absolute seek needs 0 or more seconds, got '\(args[0])'")
+                }
+                return .seekAbsolute(seconds: amount)
             }
             return .seek(seconds: amount)
         case "add":
@@ -138,6 +148,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .togglePause: "cycle pause"
         case .seek(let seconds): "seek \(Self.format(seconds))"
         case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
+        case .seekAbsolute(let seconds): "seek \(Self.format(seconds)) absolute"
         case .volume(let delta): "add volume \(delta)"
         case .chapter(let delta): "add chapter \(delta)"
         case .toggleMute: "cycle mute"
@@ -156,18 +167,20 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .restore: "restore"
         case .pin: "pin"
         case .quit: "quit"
+        case .screenshot: "screenshot"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
+        "screenshot": .screenshot,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]
 
     /// mpv's precision flags mean nothing for a player that always seeks exactly.
-    private static let seekFlags: Set<String> = ["relative", "absolute-percent", "exact", "keyframes"]
+    private static let seekFlags: Set<String> = ["relative", "absolute", "absolute-percent", "exact", "keyframes"]
 
     private static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
         guard args.count == count else {

@@ -21,7 +21,7 @@ extension Stage {
             setMinimized(true, animated: true)
         case .restore:
             setMinimized(false, animated: true)
-        case .seek, .seekAbsolutePercent, .chapter:
+        case .seek, .seekAbsolutePercent, .seekAbsolute, .chapter:
             showControls(now: now)
         default:
             break

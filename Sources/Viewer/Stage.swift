@@ -102,6 +102,7 @@ final class Stage {
         surface = Surface(window: window)
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
+        window.setIcons(options.windowIcons)
         window.map()
         if takesFocus && !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
@@ -167,6 +168,12 @@ final class Stage {
             needsRedraw = true
             return 1.0 / 30
         }
+        if let m = v.message {
+            // Drawn until it expires, then once more without it.
+            if m.until > now { return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity) }
+            v.message = nil
+            needsRedraw = true
+        }
         if controls.until > now { return controls.until - now + 0.01 }
         if controls.until != 0 { controls.until = 0; needsRedraw = true }
         if v.isPlayable && v.session?.frame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
@@ -199,6 +206,9 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if let m = view?.message, m.until > now, !isMinimized {
+                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
+            }
             if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
                 ThumbnailControls(bounds: bounds).draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor,
                                                        pointerX: controls.pointer.y >= window.height - 40 ? controls.pointer.x : nil)

@@ -25,11 +25,14 @@ public enum ViewerApp {
         }
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
+        if opts.showManual { print(ProgramOptions.manPage(version: version), terminator: ""); return 0 }
         let environment = ProcessInfo.processInfo.environment
         FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
+        let ipcPath = opts.desktop.ipcServerPath.map { $0.isEmpty ? nil : $0 } ?? defaultIPCPath(environment)
+        if opts.desktop.enqueue, let status = enqueue(opts.inputs, at: ipcPath) { return status }
 
         var log: EventLog?
         if let path = opts.eventsPath {
@@ -51,6 +54,10 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.screenshotDirectory = picturesDirectory(environment)
+        presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
+            RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+        }
         presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
         if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
@@ -61,19 +68,42 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        for (i, input) in inputs.enumerated() {
+        var made = 0
+        var ipc: IPCController?
+        let resumeStore = opts.desktop.resume ? stateDirectory(environment).map { ResumeStore(path: $0 + "/resume") } : nil
+        var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
+        // Every item, from the command line or a script on the socket, is made the same way.
+        let build = { (input: String) -> MediaView in
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
-            v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
-            queue.queue(mediaView: v)
+            v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+            made += 1
+            ipc?.adopt(v)
+            if let store = resumeStore {
+                let r = ResumeRecorder(store: store, source: absoluteInput(input))
+                v.addObserver(r)
+                resumers[ObjectIdentifier(v)] = r
+            }
+            return v
+        }
+        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
+        case .success(let controller): ipc = controller
+        case .failure(let status): return status.code
+        }
+        defer { ipc?.server.close() }
+
+        for input in inputs {
+            queue.queue(mediaView: build(input))
             if let e = displayError {
                 say("mediaview: \(e)")
                 return 2
             }
         }
         queue.run()
+        // The item on screen at the end is left, not dismissed: remember where.
+        if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
