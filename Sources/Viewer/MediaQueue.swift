@@ -212,6 +212,9 @@ public struct PresentationOptions {
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// Called with a one-line message when something works less well than asked (a window
+    /// manager that would not let the thumbnail be small, say).
+    public var onWarning: ((String) -> Void)?
     /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
     public var windowIcons: [RGBAImage] = []
     /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.

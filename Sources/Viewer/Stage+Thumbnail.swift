@@ -1,3 +1,4 @@
+import Dispatch
 import Playback
 import Windowing
 
@@ -52,6 +53,24 @@ extension Stage {
         setFrame(ThumbnailSnap.resized(start, pulling: edges, dx: dx, dy: dy,
                                        aspect: v.minimizedAspectRatio.clamped.heightOverWidth, monitor: monitor))
         needsRedraw = true
+    }
+
+    /// A window manager may refuse to float or shrink the thumbnail (a tiling one with a rule
+    /// against it). The window stays usable as it is; the user hears why once, a moment
+    /// later, when the manager has answered.
+    func checkThumbnailGranted(_ v: MediaView) {
+        guard display.hasWindowManager, !placement.warnedRefusal else { return }
+        let wanted = thumbnailFrame(for: v)
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.6) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.isMinimized, self.animation == nil, !self.placement.warnedRefusal else { return }
+                let got = self.windowFrame
+                guard got.width > wanted.width * 5 / 4 || got.height > wanted.height * 5 / 4 else { return }
+                self.placement.warnedRefusal = true
+                self.warn?("the window manager kept the thumbnail at \(got.width)x\(got.height) instead of "
+                           + "\(wanted.width)x\(wanted.height); a floating rule for the class 'mediaview' lets it be small")
+            }
+        }
     }
 
     /// Uses `frame` for the next minimize and remembers it for the next run.

@@ -33,6 +33,8 @@ final class Stage {
     var awaitingFirstFrame = false
     /// Keys and buttons to commands.
     var bindings: InputBindings
+    /// Where one-line warnings go.
+    let warn: ((String) -> Void)?
     /// Frames of media shown (not overlay-only redraws).
     var framesShown = 0
 
@@ -52,6 +54,8 @@ final class Stage {
         var memory: ThumbnailMemory?
         /// A pinned thumbnail: it plays on while the queue moves on in another window.
         var pinned = false
+        /// The user was told the window manager would not make the thumbnail small.
+        var warnedRefusal = false
     }
 
     /// Pointer and timing of the controls (track, title, close button).
@@ -77,6 +81,7 @@ final class Stage {
         self.loop = loop
         self.router = router
         bindings = options.bindings
+        warn = options.onWarning
         let screen = display.screenSize
         let gw = options.geometry?.width ?? min(1280, screen.width)
         let gh = options.geometry?.height ?? min(720, screen.height)

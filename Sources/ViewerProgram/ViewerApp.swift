@@ -62,6 +62,7 @@ public enum ViewerApp {
         if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
+        presentation.onWarning = { say("mediaview: \($0)") }
         queue.presentation = presentation
         EventRecorder.anyFailed = false
         let signals = SignalWatch.install(on: queue)
