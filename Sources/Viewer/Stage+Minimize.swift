@@ -103,7 +103,6 @@ extension Stage {
         case .minimize:
             gestures.dragStart = windowFrame
             window.setFloating(true)
-            announceFloating()
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
         case .dismiss:

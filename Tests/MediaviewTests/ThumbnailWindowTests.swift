@@ -300,4 +300,29 @@ struct ThumbnailWindowTests {
                 "still showing the video: \(g)")
         #expect(p.isRunning, "still running")
     }
+
+    @Test("Under openbox its own Alt+drag moves the thumbnail, and that place is the one remembered")
+    func windowManagerMoveCounts() throws {
+        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
+        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
+        let end = Date().addingTimeInterval(10)
+        var ready = false
+        while !ready && Date() < end {
+            usleep(100_000)
+            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
+        }
+        try #require(ready, "openbox did not start")
+        let s = try start(["--minimized-reset"])
+        let c = try minimize(s)
+        try xdo(["mousemove", "\(c.x + 200)", "\(c.y + 100)", "keydown", "alt", "mousedown", "1"])
+        for i in 1...6 { try xdo(["mousemove", "\(c.x + 200 - 80 * i)", "\(c.y + 100 - 60 * i)"]) }
+        try xdo(["mouseup", "1", "keyup", "alt"])
+        let moved = try #require(s.settled())
+        #expect(moved.x < c.x - 300 && moved.y < c.y - 200 && moved.width == c.width, "openbox moved it: \(moved)")
+        s.stop()
+        let again = try start()
+        defer { again.stop() }
+        let next = try minimize(again)
+        #expect(abs(next.x - moved.x) <= 2 && abs(next.y - moved.y) <= 2, "remembered: \(next) after \(moved)")
+    }
 }
