@@ -24,7 +24,7 @@ extension PlayerEngine {
         }
         // Exact seeks: the generation whose target is cached, the target, and the newest
         // frame before it, shown after all if the stream ends before the target.
-        var skipSerial = -1
+        var skipSerial: Int?
         var skipBefore: Double?
         var lastSkipped: Frame?
         func drain(_ s: Int) -> Bool {
@@ -116,7 +116,7 @@ extension PlayerEngine {
         let resampler = Resampler(outRate: rate, outChannels: channels)
         let frame = Frame()
         var nextPTS = 0.0
-        var skipSerial = -1
+        var skipSerial: Int?
         var skipBefore: Double?
         func drain(_ s: Int) -> Bool {
             while true {
@@ -168,7 +168,7 @@ extension PlayerEngine {
         }
         feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
             out?.drain()
-            shared.withLock { $0.audioEnded = s }
+            shared.withLock { $0.audioEnded = .ended(serial: s) }
             wake()
         })
     }
@@ -181,7 +181,7 @@ extension PlayerEngine {
     private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
                       own: (Packet, Int) -> Bool = { _, _ in false },
                       beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
-        var decoderSerial = -1
+        var decoderSerial: Int?
         while let item = queue.pop() {
             switch item {
             case .packet(let p, let s):
@@ -197,7 +197,7 @@ extension PlayerEngine {
                 if !drain(s) { return }
                 // Flushed after draining, so the same decoder takes packets again (a loop).
                 decoder.flush()
-                decoderSerial = -1
+                decoderSerial = nil
                 atEnd(s)
             }
         }

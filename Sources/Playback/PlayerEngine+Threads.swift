@@ -67,8 +67,8 @@ extension PlayerEngine {
         }
         shared.withLock {
             $0.phase = .ready(streams.info)
-            if videoDecoder == nil { $0.videoEnded = Int.max }
-            if audioDecoder == nil { $0.audioEnded = Int.max }
+            if videoDecoder == nil { $0.videoEnded = .absent }
+            if audioDecoder == nil { $0.audioEnded = .absent }
         }
         wake()
         if let p = firstPacket, videoDecoder != nil { videoPackets.push(.packet(p, 0)) }
@@ -194,7 +194,7 @@ extension PlayerEngine {
                              title: nil, artist: nil, rotation: 0)
         shared.withLock {
             $0.phase = .ready(info)
-            $0.audioEnded = Int.max
+            $0.audioEnded = .absent
         }
         bufferedPermille.store(1000, ordering: .relaxed)
         wake()
