@@ -11,9 +11,12 @@ extension PlayerEngine {
 
     /// Decodes video packets into frames for the main thread; a JPEG still goes through
     /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
-    func videoDecodeMain(_ decoder: Decoder, rotation: Int, jpeg: JPEGStill? = nil) {
+    /// `kind`: a still or an animation with nothing to show fails the item (`PictureCheck`).
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int, kind: MediaInfo.Kind, jpeg: JPEGStill? = nil) {
         var frame = Frame()
+        var check = PictureCheck(name: Demuxer.displayName(url), still: kind == .image)
         func hand(_ picture: Frame, _ s: Int) -> Bool {
+            check.shown(picture, in: s)
             let f = picture.raw
             let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? 0
             let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
@@ -49,8 +52,9 @@ extension PlayerEngine {
                     if !hand(f, s) { return false }
                 case .needsInput, .endOfStream:
                     return true
-                case .failed:
+                case .failed(let e):
                     decodeErrors.add(1, ordering: .relaxed)
+                    check.damaged(e.code, in: s)
                     return true
                 }
             }
@@ -79,12 +83,18 @@ extension PlayerEngine {
                 decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
                 lowPowerApplied = low
             }
+        }, sendFailed: { code, s in
+            check.damaged(code, in: s)
         }, atEnd: { s in
             // An exact seek past the last frame (sound longer than the picture) still shows
             // the last picture, as a keyframe seek would.
             if s == skipSerial, let last = lastSkipped {
                 lastSkipped = nil
                 _ = hand(last, s)
+            }
+            // Set before the end is queued, so the viewer meets the failure, not a finished picture.
+            if kind == .image || kind == .animated, let e = check.failure(in: s) {
+                shared.withLock { if $0.readError == nil { $0.readError = e } }
             }
             frames.pushForced(.end(s))
             wake()
@@ -179,8 +189,8 @@ extension PlayerEngine {
     /// and return true, and the decoder never sees it. Returns when the queue is aborted
     /// or `drain` says to stop.
     private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
-                      own: (Packet, Int) -> Bool = { _, _ in false },
-                      beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
+                      own: (Packet, Int) -> Bool = { _, _ in false }, beforeSend: () -> Void = {},
+                      sendFailed: (Int32, Int) -> Void = { _, _ in }, atEnd: (Int) -> Void) {
         var decoderSerial: Int?
         while let item = queue.pop() {
             switch item {
@@ -188,7 +198,14 @@ extension PlayerEngine {
                 if s != serial.load(ordering: .relaxed) { continue }
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 beforeSend()
-                if !own(p, s) && decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !own(p, s) {
+                    let r = decoder.send(p)
+                    // EAGAIN only asks for the output to be taken first, which drain does.
+                    if r < 0 && r != cff_averror(EAGAIN) {
+                        decodeErrors.add(1, ordering: .relaxed)
+                        sendFailed(r, s)
+                    }
+                }
                 if !drain(s) { return }
             case .end(let s):
                 if s != serial.load(ordering: .relaxed) { continue }

@@ -59,8 +59,9 @@ extension PlayerEngine {
         }
         if let vd = videoDecoder {
             let rotation = streams.info.rotation
+            let kind = streams.info.kind
             let jpeg = JPEGStill(kind: streams.info.kind, decoder: vd, maxPixels: options.source.maxPixels)
-            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, jpeg: jpeg) }
+            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, kind: kind, jpeg: jpeg) }
         }
         if let ad = audioDecoder {
             spawn(name: "mv-audio") { [self] in audioDecodeMain(ad) }
