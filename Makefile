@@ -8,6 +8,7 @@
 #   make bench      side-by-side benchmark against mpv and feh (installs them)
 #   make test-asan  the tests under AddressSanitizer (.build/asan)
 #   make test-tsan  the tests under ThreadSanitizer (.build/tsan)
+#   make fuzz-media libFuzzer over demux, decode, scale and the still decoders
 #
 # The Swift 6 toolchain itself is not a Debian package; it must be on PATH.
 
@@ -50,7 +51,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift run test test-asan test-tsan bench fuzz install uninstall clean demo-assets
+.PHONY: all build deps check-swift run test test-asan test-tsan bench fuzz fuzz-media install uninstall clean demo-assets
 
 all: build
 
@@ -151,6 +152,19 @@ fuzz: deps check-swift
 	mkdir -p .build/fuzz/corpus
 	SWIFT_BACKTRACE=enable=no .build/fuzz/debug/FuzzParsers -max_total_time=$(FUZZ_SECONDS) \
 		-rss_limit_mb=4096 -artifact_prefix=Tests/FuzzCorpus/crash- .build/fuzz/corpus Tests/FuzzCorpus
+
+# The same over media bytes: FFmpeg's demuxers and decoders through our AVIO, the scaler,
+# libjpeg-turbo and libwebp (MediaProbe, with a work budget per input). Seeds are the tiny
+# files in Tests/FuzzMediaCorpus/; new crashes land there too, and `make test` replays them.
+# Slow inputs are findings too: libFuzzer's -timeout is well above the probe's own budget.
+fuzz-media: deps check-swift
+	$(SWIFT) build --product FuzzMedia --scratch-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+		-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+	mkdir -p .build/fuzz/media-corpus
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/FuzzMedia \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=20 -max_len=16384 -rss_limit_mb=4096 \
+		-artifact_prefix=Tests/FuzzMediaCorpus/crash- .build/fuzz/media-corpus Tests/FuzzMediaCorpus
 
 install: build
 	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)"

@@ -31,15 +31,21 @@ final class WebPAnimation {
         var head = [UInt8](repeating: 0, count: 21)
         let got = read(fd, &head, 21)
         close(fd)
-        // RIFF....WEBPVP8X with the animation flag (bit 1 of the first flags byte).
-        guard got == 21,
-              head.starts(with: Array("RIFF".utf8)), head[8..<16].elementsEqual(Array("WEBPVP8X".utf8)),
-              head[20] & 0x02 != 0 else { return nil }
+        guard got == 21, isAnimated(head) else { return nil }
         guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
         return try WebPAnimation(bytes: all, name: name ?? Demuxer.displayName(path), maxPixels: maxPixels)
     }
 
-    private init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
+    /// Whether a file starting with `head` is an animated WebP: RIFF....WEBPVP8X with the
+    /// animation flag (bit 1 of the first flags byte).
+    static func isAnimated(_ head: some Collection<UInt8>) -> Bool {
+        let h = Array(head.prefix(21))
+        return h.count == 21 && h.starts(with: Array("RIFF".utf8)) && h[8..<16].elementsEqual(Array("WEBPVP8X".utf8))
+            && h[20] & 0x02 != 0
+    }
+
+    /// The animation in `bytes`, named `name` in messages; refused over `maxPixels`.
+    init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
         size = bytes.count
         data = UnsafeMutableRawPointer.allocate(byteCount: max(1, size), alignment: 16)
         bytes.copyBytes(to: data.assumingMemoryBound(to: UInt8.self), count: size)
