@@ -46,6 +46,17 @@ final class WebPAnimation {
 
     /// The animation in `bytes`, named `name` in messages; refused over `maxPixels`.
     init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
+        // WebPAnimDecoderNew allocates the whole canvas the header declares, so its size is
+        // checked first: a file claiming a 12300474x237 canvas had libwebp ask for 11 GB.
+        var features = WebPBitstreamFeatures()
+        let header = bytes.withUnsafeBytes { b in
+            WebPGetFeatures(b.baseAddress?.assumingMemoryBound(to: UInt8.self), b.count, &features)
+        }
+        guard header == VP8_STATUS_OK else { throw AVError(message: "\(name): not a valid animated WebP") }
+        guard Int(features.width) * Int(features.height) <= maxPixels else {
+            throw AVError(message: "\(name): picture is \(features.width)x\(features.height), over the limit of "
+                          + "\(maxPixels) pixels (raise it with --max-pixels)")
+        }
         size = bytes.count
         data = UnsafeMutableRawPointer.allocate(byteCount: max(1, size), alignment: 16)
         bytes.copyBytes(to: data.assumingMemoryBound(to: UInt8.self), count: size)
@@ -60,12 +71,6 @@ final class WebPAnimation {
         }
         var info = WebPAnimInfo()
         _ = WebPAnimDecoderGetInfo(d, &info)
-        if Int(info.canvas_width) * Int(info.canvas_height) > maxPixels {
-            WebPAnimDecoderDelete(d)
-            data.deallocate()
-            throw AVError(message: "\(name): picture is \(info.canvas_width)x\(info.canvas_height), over the limit of "
-                          + "\(maxPixels) pixels (raise it with --max-pixels)")
-        }
         decoder = d
         width = Int(info.canvas_width)
         height = Int(info.canvas_height)
