@@ -16,6 +16,9 @@ struct PictureCheck {
     let still: Bool
     private var generation: Int?
     private var pictureShown = false
+    /// An animation that showed frames once is not failed by a later pass that shows none
+    /// (a loop over a source that cannot seek back ends at once).
+    private var everShown = false
     private var firstError: Int32?
 
     init(name: String, still: Bool) {
@@ -28,6 +31,7 @@ struct PictureCheck {
     mutating func shown(_ frame: Frame, in serial: Int) {
         start(serial)
         pictureShown = true
+        everShown = true
         let f = frame.raw.pointee
         if f.flags & AV_FRAME_FLAG_CORRUPT != 0 || f.decode_error_flags != 0 { damaged(cff_averror_invaliddata, in: serial) }
     }
@@ -41,11 +45,11 @@ struct PictureCheck {
     /// there is something to show.
     func failure(in serial: Int) -> AVError? {
         let current = generation == serial
-        if !current || !pictureShown {
+        if still ? !current || !pictureShown : !everShown {
             return AVError(code: cff_averror_invaliddata,
                            message: "\(name): the picture is damaged or cut short; nothing of it could be decoded")
         }
-        if still, let code = firstError {
+        if still, current, let code = firstError {
             let why = code == cff_averror_invaliddata ? "" : " (\(AVError.describe(code)))"
             return AVError(code: code, message: "\(name): the picture is damaged or cut short\(why)")
         }

@@ -137,7 +137,7 @@ final class MediaSession {
         t.soonest(smallTick.deadline)
         guard presented else { return t }
         // A still is one packet: a stream error there means the picture is damaged; an
-        // animation only reports one when not a frame of it decodes.
+        // animation reports one only when nothing of it can be shown.
         if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") || p.info?.kind == .image
             || p.info?.kind == .animated {
             fail(MediaError(e.message), into: &t)
