@@ -110,10 +110,13 @@ test: deps check-swift
 ASAN_FLAGS   := --sanitize=address --scratch-path .build/asan
 TSAN_FLAGS   := --sanitize=thread --scratch-path .build/tsan
 TSAN_FILTER  ?=
-ASAN_OPTIONS_ := detect_leaks=1:abort_on_error=1:suppressions=$(CURDIR)/scripts/sanitizers/asan.supp
-SANITIZER_ENV := ASAN_OPTIONS=$(ASAN_OPTIONS_) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
-	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
-	SWIFT_BACKTRACE=enable=no
+# Reports go to files (scripts/sanitizers/reports.sh prints them at the end): many tests
+# start mediaview with its stderr discarded, and a child's report must not go unseen.
+ASAN_SUPP := $(CURDIR)/scripts/sanitizers/asan.supp
+ASAN_OPTIONS_ := detect_leaks=1:abort_on_error=1:log_path=$(CURDIR)/.build/asan/reports/asan:suppressions=$(ASAN_SUPP)
+SANITIZER_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
+	TSAN_OPTIONS=halt_on_error=1:log_path=$(CURDIR)/.build/tsan/reports/tsan:suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
+	SWIFT_BACKTRACE=enable=no SWIFT="$(SWIFT)" TEST_TIMEOUT="$(TEST_TIMEOUT)"
 
 # ASan keeps freed memory in quarantine to catch late uses, which is growth by design; the
 # tests that check memory stays flat run in a second pass with the quarantine off.
@@ -122,18 +125,23 @@ ASAN_RSS_TESTS := noMemoryGrowth|LongRunTests
 test-asan: deps check-swift
 	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)
 	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
-	@$(SANITIZER_ENV) SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(ASAN_FLAGS) --skip $(ASAN_RSS_TESTS) $(SWIFT_FLAGS)" \
-		TEST_TIMEOUT="$(TEST_TIMEOUT)" TEST_LOG=.build/asan/test-output.log scripts/testenv.sh scripts/run-tests.sh
-	@$(SANITIZER_ENV) ASAN_OPTIONS=$(ASAN_OPTIONS_):quarantine_size_mb=0 SWIFT="$(SWIFT)" \
+	@rm -rf .build/asan/reports; mkdir -p .build/asan/reports; status=0; \
+	$(SANITIZER_ENV) ASAN_OPTIONS="$(ASAN_OPTIONS_)" TEST_LOG=.build/asan/test-output.log \
+		TEST_FLAGS="$(TEST_FLAGS) $(ASAN_FLAGS) --skip $(ASAN_RSS_TESTS) $(SWIFT_FLAGS)" \
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	$(SANITIZER_ENV) ASAN_OPTIONS="$(ASAN_OPTIONS_):quarantine_size_mb=0" TEST_LOG=.build/asan/test-rss-output.log \
 		TEST_FLAGS="$(TEST_FLAGS) $(ASAN_FLAGS) --filter $(ASAN_RSS_TESTS) $(SWIFT_FLAGS)" \
-		TEST_TIMEOUT="$(TEST_TIMEOUT)" TEST_LOG=.build/asan/test-rss-output.log scripts/testenv.sh scripts/run-tests.sh
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	scripts/sanitizers/reports.sh .build/asan/reports || status=1; exit $$status
 
 test-tsan: deps check-swift
 	$(SWIFT) build --build-tests $(TSAN_FLAGS) $(SWIFT_FLAGS)
 	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
-	@$(SANITIZER_ENV) SWIFT="$(SWIFT)" \
+	@rm -rf .build/tsan/reports; mkdir -p .build/tsan/reports; status=0; \
+	$(SANITIZER_ENV) TEST_LOG=.build/tsan/test-output.log \
 		TEST_FLAGS="$(TEST_FLAGS) $(TSAN_FLAGS) $(if $(TSAN_FILTER),--filter $(TSAN_FILTER)) $(SWIFT_FLAGS)" \
-		TEST_TIMEOUT="$(TEST_TIMEOUT)" TEST_LOG=.build/tsan/test-output.log scripts/testenv.sh scripts/run-tests.sh
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	scripts/sanitizers/reports.sh .build/tsan/reports || status=1; exit $$status
 
 # Side by side with mpv and feh under a private Xvfb; writes bench-results/latest.md and
 # the table in README.md. BENCH_RUNS=N for more runs (see scripts/bench.sh for the knobs).
