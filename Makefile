@@ -165,6 +165,9 @@ fuzz: deps check-swift
 # libjpeg-turbo and libwebp (MediaProbe, with a work budget per input). Seeds are the tiny
 # files in Tests/FuzzMediaCorpus/; new crashes land there too, and `make test` replays them.
 # Slow inputs are findings too: libFuzzer's -timeout is well above the probe's own budget.
+# Only our Swift code is instrumented: Debian's FFmpeg, libjpeg and libwebp give libFuzzer no
+# coverage, so inside them it mutates blind, and ASan sees only what passes its interceptors
+# (malloc and its limit, free, memcpy) and what our code reads of their output.
 fuzz-media: deps check-swift
 	$(SWIFT) build --product FuzzMedia --scratch-path .build/fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
