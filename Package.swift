@@ -29,7 +29,10 @@ let package = Package(
         .target(name: "ViewerProgram", dependencies: ["Viewer", "Playback"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
-        .executableTarget(name: "FuzzParsers", dependencies: ["ViewerProgram", "Viewer", "Playback", "Windowing"]),
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Windowing"]),
+        // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
+        .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         .target(name: "TestSupport", dependencies: ["CX11"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
