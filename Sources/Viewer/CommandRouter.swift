@@ -41,7 +41,9 @@ extension PlayerCommand {
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
             return .window
-        case .next, .previous, .quit:
+        case .toggleInfo:
+            return .window
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit:
             return .queue
         }
     }

@@ -47,12 +47,18 @@ extension InputBindings {
     <               playlist-prev
     MBTN_FORWARD    playlist-next
     MBTN_BACK       playlist-prev
+    HOME            playlist-first
+    END             playlist-last
     d               dismiss
     # Esc closes the presented item, as Esc closes a browser's image lightbox and as
     # the close button does; mpv users who want "leave fullscreen" can rebind it to
     # `cycle fullscreen`.
     ESC             dismiss
     q               quit
+
+    # Files: Delete moves the file to the trash (never deletes it), u brings it back
+    DEL             trash
+    u               undo-trash
 
     # Window
     f               cycle fullscreen

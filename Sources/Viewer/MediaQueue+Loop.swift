@@ -84,6 +84,7 @@ extension MediaQueue {
         var deadline: Double?
         func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
         if let p = prepared, p !== current { _ = p.tick(presented: false, now: now) }
+        if let p = preparedPrevious, p !== current { _ = p.tick(presented: false, now: now) }
         if let v = current {
             soonest(s.stage.tick(now: now))
             soonest(advanceIfDone(v, now: now))

@@ -13,13 +13,15 @@ public final class MediaQueue {
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
-    public private(set) var views: [MediaView] = []
+    public internal(set) var views: [MediaView] = []
     /// The view on screen.
     public private(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
-    private(set) var history: [MediaView] = []
+    var history: [MediaView] = []
     /// The next view, opened ahead of time.
-    private(set) var prepared: MediaView?
+    var prepared: MediaView?
+    /// The view before the current one, kept open so going back is as instant as going on.
+    var preparedPrevious: MediaView?
     /// How the window is made and when the loop ends; set before the first view shows.
     public var presentation = PresentationOptions()
     /// The X connection, the loop and the window, made on first need.
@@ -77,6 +79,7 @@ public final class MediaQueue {
     /// Goes back to the view dismissed last; the current one waits again, first in line.
     public func presentPrevious() {
         guard let prev = history.popLast() else { return }
+        if preparedPrevious === prev { preparedPrevious = nil }
         if let c = current {
             dismiss(c, keepInHistory: false)
             views.insert(c, at: 0)
@@ -104,12 +107,13 @@ public final class MediaQueue {
         for v in views + history { v.resetMedia() }
         current = nil
         prepared = nil
+        preparedPrevious = nil
         views.removeAll()
         history.removeAll()
         screen = nil
     }
 
-    private func dismiss(_ v: MediaView, keepInHistory: Bool) {
+    func dismiss(_ v: MediaView, keepInHistory: Bool) {
         v.notify { $0.willDismiss(mediaView: v) }
         views.removeAll { $0 === v }
         current = nil
@@ -118,11 +122,14 @@ public final class MediaQueue {
         screen?.stage.clear()
         v.notify { $0.didDismiss(mediaView: v) }
         if keepInHistory { history.append(v) }
-        // Off screen, a view holds no threads, sound stream or pictures.
-        v.releaseSession()
+        // Off screen, a view holds no threads, sound stream or pictures, except a still,
+        // which is now the item before or after the current one: its decoded picture is
+        // what makes going back instant, and it has nothing to rewind (the queue lets it go
+        // once it is no longer a neighbour). Playable media reopen from the start.
+        if !(v.failure == nil && v.info?.isPlayable == false) { v.releaseSession() }
     }
 
-    private func presentFirst() {
+    func presentFirst() {
         guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
         if prepared === v { prepared = nil }
         current = v
@@ -132,21 +139,27 @@ public final class MediaQueue {
         stage.growFromOrigin(v)
         v.notify { $0.didPresent(mediaView: v) }
         if views.count > 1 { prepare(views[1]) } else { unprepare() }
+        preparePrevious()
     }
 
     /// Opens `v` ahead of time, letting go of a view prepared before that is no longer next.
-    private func prepare(_ v: MediaView) {
+    func prepare(_ v: MediaView) {
         guard prepared !== v, let s = screen else { return }
         unprepare()
+        open(v, on: s)
+        prepared = v
+    }
+
+    /// Starts opening `v` off screen, sized for the window, waking the loop as it decodes.
+    func open(_ v: MediaView, on s: Screen) {
         let loop = s.loop
         v.wake = { loop.wake() }
         v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
         v.prepare()
-        prepared = v
     }
 
-    private func unprepare() {
-        if let p = prepared, p !== current { p.releaseSession() }
+    func unprepare() {
+        if let p = prepared, p !== current, p !== preparedPrevious { p.releaseSession() }
         prepared = nil
     }
 
@@ -155,6 +168,8 @@ public final class MediaQueue {
         switch c {
         case .next: presentNext()
         case .previous: presentPrevious()
+        case .first: presentFirstItem()
+        case .last: presentLastItem()
         case .quit: quit()
         default: break
         }

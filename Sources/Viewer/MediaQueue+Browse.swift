@@ -1,0 +1,57 @@
+/// Browsing a long queue: adding many views at once, jumping to its ends, and keeping the
+/// item before the current one open.
+extension MediaQueue {
+    /// Adds many views at once, in order. Views before `startIndex` go behind the current
+    /// position, as if already seen (reachable with `presentPrevious` and
+    /// `presentFirstItem`), and the one at `startIndex` is presented if nothing is: what
+    /// opening one photo of a folder and browsing the rest needs.
+    ///
+    /// Unlike calling `queue(mediaView:)` in a loop, this costs time in proportion to the
+    /// views added, so a folder of 100,000 files can be fed in batches without stalling.
+    public func queue(mediaViews: [MediaView], startIndex: Int = 0) {
+        var known = Set((views + history).map(ObjectIdentifier.init))
+        let fresh = mediaViews.filter { known.insert(ObjectIdentifier($0)).inserted }
+        let start = min(max(0, startIndex), fresh.count)
+        history += fresh[..<start]
+        let hadNext = views.count >= 2
+        views += fresh[start...]
+        for v in fresh[start...] { v.preloadIfWanted() }
+        if current == nil {
+            presentFirst()
+        } else {
+            if !hadNext && views.count >= 2 { prepare(views[1]) }
+            preparePrevious()
+        }
+    }
+
+    /// Presents the first item: the earliest one seen, or the current one if none was.
+    public func presentFirstItem() {
+        guard !history.isEmpty else { return }
+        if let c = current {
+            dismiss(c, keepInHistory: false)
+            views.insert(c, at: 0)
+        }
+        views.insert(contentsOf: history, at: 0)
+        history.removeAll()
+        presentFirst()
+    }
+
+    /// Presents the last item of the queue; the ones it skips count as seen.
+    public func presentLastItem() {
+        guard views.count > 1, let c = current else { return }
+        dismiss(c, keepInHistory: true)
+        history += views.dropLast()
+        views = Array(views.suffix(1))
+        presentFirst()
+    }
+
+    /// Opens the item before the current one (paused) and lets go of the one that was
+    /// previous before, so that going back shows a picture at once.
+    func preparePrevious() {
+        let wanted = history.last
+        if let old = preparedPrevious, old !== wanted, old !== current, old !== prepared { old.releaseSession() }
+        preparedPrevious = wanted
+        guard let v = wanted, v.session == nil, let s = screen else { return }
+        open(v, on: s)
+    }
+}
