@@ -39,6 +39,12 @@ public enum ViewerApp {
         var inputs = opts.inputs
         if inputs.isEmpty { inputs = demoFiles(in: assets) }
         if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
+        let expansion = InputExpansion.expand(inputs, browse: opts.browse, log: log)
+        if expansion.items.isEmpty {
+            say("mediaview: nothing to show: the folders given hold no media")
+            log?.log("exit", [("status", .int(1))])
+            return 1
+        }
         if let dir = environment["TMPDIR"], dir.hasPrefix("/") { MediaView.temporaryDirectory = dir }
 
         let queue = MediaQueue.shared
@@ -59,23 +65,24 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        for (i, input) in inputs.enumerated() {
+        let feeder = QueueFeeder(items: expansion.items, startIndex: expansion.startIndex, log: log) { i, input in
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
             v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
-            queue.queue(mediaView: v)
-            if let e = displayError {
-                say("mediaview: \(e)")
-                return 2
-            }
+            return v
+        }
+        feeder.start(on: queue)
+        if let e = displayError {
+            say("mediaview: \(e)")
+            return 2
         }
         queue.run()
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
-        var status: Int32 = EventRecorder.anyFailed ? 1 : 0
+        var status: Int32 = EventRecorder.anyFailed || expansion.emptyFolders > 0 ? 1 : 0
         if let sig = signals.received {
             // The shell's convention for "ended by a signal", after a clean shutdown.
             say("mediaview: stopped by signal \(sig)")
