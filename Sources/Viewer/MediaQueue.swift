@@ -31,6 +31,8 @@ public final class MediaQueue {
     /// Frames shown, frames dropped and time, for the program's summary.
     var counters = Counters()
     var quitRequested = false
+    /// Views whose files went to the trash, newest last, for undo.
+    var trashed: [(view: MediaView, item: Trash.Item)] = []
 
     /// The X side of a queue: one connection, its loop, and the stage that shows the queue.
     struct Screen {
@@ -170,6 +172,8 @@ public final class MediaQueue {
         case .previous: presentPrevious()
         case .first: presentFirstItem()
         case .last: presentLastItem()
+        case .trash: trashCurrent()
+        case .undoTrash: undoTrash()
         case .quit: quit()
         default: break
         }
@@ -193,6 +197,9 @@ public struct PresentationOptions {
     public var frameLimit: Int?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
+    /// Where `Delete` moves files: the home trash of the user, unless the app says where
+    /// `$XDG_DATA_HOME` puts it.
+    public var trash = Trash(homeTrash: Trash.defaultHomeTrash)
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
     /// The defaults: fullscreen, the built-in bindings.

@@ -57,6 +57,7 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.trash = Trash(homeTrash: homeTrash(environment))
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
@@ -165,6 +166,13 @@ public enum ViewerApp {
         let dir = assets + "/demo"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+    }
+
+    /// `$XDG_DATA_HOME/Trash` when that is an absolute path, as the Trash specification says;
+    /// otherwise the library's `~/.local/share/Trash`.
+    static func homeTrash(_ environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/Trash" }
+        return Trash.defaultHomeTrash
     }
 
     static func say(_ line: String) {
