@@ -28,6 +28,24 @@ public struct MediaInfo: Sendable, Equatable {
     public var artist: String?
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
+    /// Rates and channels, for the info panel.
+    public var streams = StreamFacts()
+
+    /// What the streams say about themselves; nil where the container does not say.
+    public struct StreamFacts: Sendable, Equatable {
+        /// The container's own name ("QuickTime / MOV", "Matroska / WebM").
+        public var container: String?
+        /// Frames a second of the video.
+        public var frameRate: Double?
+        /// Bits a second of the whole file, of the video and of the sound.
+        public var overallBitRate: Int?
+        public var videoBitRate: Int?
+        public var audioBitRate: Int?
+        public var channels: Int?
+        /// Sound samples a second.
+        public var sampleRate: Int?
+        public init() {}
+    }
 
     /// Whether it has a timeline a person can play, pause and seek.
     public var isPlayable: Bool { kind == .video || kind == .audio }

@@ -69,6 +69,7 @@ extension InputBindings {
     # Overlays
     t               cycle track
     i               cycle details
+    I               cycle info
 
     # Image: rotate, zoom and pan. Ctrl+0 resets the zoom, since plain 0 is volume.
     r               rotate 90

@@ -35,6 +35,8 @@ final class Stage {
     var bindings: InputBindings
     /// Frames of media shown (not overlay-only redraws).
     var framesShown = 0
+    /// The panel that says what the file is (`cycle info`).
+    var infoPanel = InfoPanel()
 
     /// Where the window goes when presented.
     struct Placement {
@@ -183,6 +185,9 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if infoPanel.isShown, let v = view, !isMinimized {
+                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels)
+            }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
                 Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),
