@@ -37,13 +37,17 @@ public struct MediaInfo: Sendable, Equatable {
         public var container: String?
         /// Frames a second of the video.
         public var frameRate: Double?
-        /// Bits a second of the whole file, of the video and of the sound.
+        /// Bits a second of the whole file.
         public var overallBitRate: Int?
+        /// Bits a second of the video stream.
         public var videoBitRate: Int?
+        /// Bits a second of the sound stream.
         public var audioBitRate: Int?
+        /// Sound channels (1 mono, 2 stereo).
         public var channels: Int?
         /// Sound samples a second.
         public var sampleRate: Int?
+        /// Nothing known yet.
         public init() {}
     }
 

@@ -90,6 +90,7 @@ public struct ProgramOptions: Equatable, Sendable {
         /// manager's "open" expects; a plain command line queues exactly what it is given.
         public var browseFolder = false
 
+        /// Folders listed flat, in natural order; files queued as given.
         public init() {}
     }
 

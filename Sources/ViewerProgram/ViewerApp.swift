@@ -41,7 +41,7 @@ public enum ViewerApp {
         if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
         let expansion = InputExpansion.expand(inputs, browse: opts.browse, log: log)
         if expansion.items.isEmpty {
-            say("mediaview: nothing to show: the folders given hold no media")
+            // Each empty folder has said so in its own line.
             log?.log("exit", [("status", .int(1))])
             return 1
         }

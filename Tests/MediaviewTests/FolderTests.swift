@@ -48,6 +48,23 @@ extension MediaviewProgram {
             #expect(try Self.presented(log) == ["sub/inner/c.png", "sub/b.png", "a.png"].map { dir + "/" + $0 })
         }
 
+        /// A link to nothing and a damaged picture among good ones: one line each on
+        /// stderr, and every good picture is still shown.
+        @Test func unreadableFilesGetOneLineEachAndTheRestGoesOn() throws {
+            let dir = try Self.folder(["a.png", "c.png"])
+            try FileManager.default.createSymbolicLink(atPath: dir + "/b-gone.png", withDestinationPath: dir + "/nowhere.png")
+            try Data("not a picture at all, just text".utf8).write(to: URL(fileURLWithPath: dir + "/b-text.png"))
+            let log = try Scratch.directory("folder-bad") + "/events.jsonl"
+            let r = try mediaview(["--autoexit", "--image-duration", "0.05", "--no-audio", "--events", log, dir])
+            #expect(r.status == 1, "stderr: \(r.stderr)")
+            let errs = lines(r.stderr)
+            #expect(errs.count == 2, "\(errs)")
+            #expect(errs.contains { $0.contains("b-gone.png") && $0.contains("No such file") }, "\(errs)")
+            #expect(errs.contains { $0.contains("b-text.png") }, "\(errs)")
+            let shown = try Events.read(log).filter { $0["event"] as? String == "first_frame" }.compactMap { $0["source"] as? String }
+            #expect(shown == [dir + "/a.png", dir + "/c.png"])
+        }
+
         @Test func anEmptyFolderSaysSoAndFails() throws {
             let dir = try Self.folder([])
             try "x".write(toFile: dir + "/readme.txt", atomically: true, encoding: .utf8)
@@ -72,9 +89,10 @@ extension MediaviewProgram {
             let log = try Scratch.directory("browse") + "/events.jsonl"
             let run = try Launched(["--browse-folder", "--windowed", "--geometry", "320x240+0+0", "--no-audio",
                                     "--events", log, "file://" + dir + "/p3.png"])
-            let probe = try ScreenProbe()
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            // The first picture first, so the window found is this program's, not one of a
+            // program before it that is still closing.
             let first = try #require(Events.waitFor(log, "first_frame"), "stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
             #expect(first["index"] as? Int == 2)
             #expect(first["source"] as? String == "file://" + dir + "/p3.png")
             // Both neighbours were opened before anyone asked for them.

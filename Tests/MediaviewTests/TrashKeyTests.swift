@@ -15,8 +15,9 @@ extension MediaviewProgram {
         static func start(_ inputs: [String]) throws -> Session {
             let log = try Scratch.directory("trash-log") + "/events.jsonl"
             let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log] + inputs)
-            let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
+            // The first picture first, so the window found is this program's.
             try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
             return Session(run: run, window: String(window.id), log: log)
         }
 
