@@ -79,7 +79,11 @@ public struct FolderListing: Sendable {
             walk.found.append(Walk.Entry(relative: name, path: file))
         }
         var result = finish(walk)
-        let wanted = folder == "/" ? "/" + name : folder + "/" + name
+        if slash == nil {
+            // A bare file name: its neighbours are spelt the same way, without "./".
+            result.files = result.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
+        }
+        let wanted = slash == nil ? name : folder == "/" ? "/" + name : folder + "/" + name
         result.startIndex = result.files.firstIndex(of: wanted) ?? result.files.firstIndex(of: file) ?? 0
         return result
     }
