@@ -386,6 +386,7 @@ mkdir -m 700 "$work/cache" "$work/config" "$work/data" "$work/runtime" "$work/tm
 export XDG_CACHE_HOME="$work/cache"
 export XDG_DATA_HOME="$work/data"
 export XDG_CONFIG_HOME="$work/config"
+export XDG_STATE_HOME="$work/state"
 export XDG_RUNTIME_DIR="$work/runtime"
 export MEDIAVIEW_TEST_TMP="$work/tmp"
 export MEDIAVIEW_ASSETS="$repo/assets"

@@ -20,6 +20,7 @@ extension PlayerEngine {
                              artist: PlayerEngine.tag(ctx.pointee.metadata, "artist"), rotation: 0)
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
+        info.chapters = d.chapters
         if let a = audio {
             let par = d.stream(a).pointee.codecpar!
             info.audioCodec = String(cString: avcodec_get_name(par.pointee.codec_id))

@@ -55,7 +55,7 @@ extension MediaQueue {
         if let old = preparedPrevious, old !== wanted, old !== current, old !== prepared { old.releaseSession() }
         preparedPrevious = wanted
         guard let v = wanted, v.session == nil, let s = screen else { return }
-        open(v, on: s)
+        openAhead(v, on: s)
     }
 }
 

@@ -15,7 +15,7 @@ public final class MediaQueue {
     /// Waiting views, the presented one first.
     public internal(set) var views: [MediaView] = []
     /// The view on screen.
-    public private(set) var current: MediaView?
+    public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
     var history: [MediaView] = []
     /// The next view, opened ahead of time.
@@ -40,6 +40,8 @@ public final class MediaQueue {
         let loop: EventLoop
         let router: CommandRouter
         let stage: Stage
+        /// Thumbnails that keep playing while the queue moves on, oldest first.
+        var pinned: [Stage] = []
     }
 
     /// A new, empty queue.
@@ -98,6 +100,30 @@ public final class MediaQueue {
         presentFirst()
     }
 
+    /// Every item in order, as a playlist: those dismissed before, the presented one, then
+    /// those waiting.
+    public var playlist: [MediaView] { history + views }
+
+    /// The presented view's index in `playlist`, or nil when nothing is presented.
+    public var playlistPosition: Int? { current == nil ? nil : history.count }
+
+    /// Makes `mediaView` the whole queue and presents it: what opening a file in a
+    /// running player means (mpv's `loadfile` replace).
+    public func replaceAll(with mediaView: MediaView) {
+        if let c = current, c !== mediaView { dismiss(c, keepInHistory: false) }
+        unprepare()
+        views.removeAll { $0 !== current }
+        history.removeAll()
+        queue(mediaView: mediaView)
+    }
+
+    /// Carries out a command as if its key had been pressed: scripts and desktop controls
+    /// use the same commands as the key bindings. Nothing happens before the window exists.
+    public func execute(_ command: PlayerCommand) {
+        guard let s = screen else { return }
+        s.router.execute(command, on: s.stage)
+    }
+
     /// Ends `run()` at its next turn.
     public func quit() {
         quitRequested = true
@@ -133,6 +159,7 @@ public final class MediaQueue {
 
     func presentFirst() {
         guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
+        stage.unhide()
         if prepared === v { prepared = nil }
         current = v
         v.notify { $0.willPresent(mediaView: v) }
@@ -148,12 +175,12 @@ public final class MediaQueue {
     func prepare(_ v: MediaView) {
         guard prepared !== v, let s = screen else { return }
         unprepare()
-        open(v, on: s)
+        openAhead(v, on: s)
         prepared = v
     }
 
     /// Starts opening `v` off screen, sized for the window, waking the loop as it decodes.
-    func open(_ v: MediaView, on s: Screen) {
+    func openAhead(_ v: MediaView, on s: Screen) {
         let loop = s.loop
         v.wake = { loop.wake() }
         v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
@@ -175,6 +202,8 @@ public final class MediaQueue {
         case .trash: trashCurrent()
         case .undoTrash: undoTrash()
         case .quit: quit()
+        case .screenshot: saveScreenshot()
+        case .pin: pinCurrent()
         default: break
         }
     }
@@ -195,6 +224,9 @@ public struct PresentationOptions {
     public var advancesAutomatically = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
+    /// Where the thumbnail's place and size are remembered between runs (a small text
+    /// file); nil remembers them only while the queue runs.
+    public var thumbnailMemoryPath: String?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
     /// Where `Delete` moves files: the home trash of the user, unless the app says where
@@ -202,6 +234,10 @@ public struct PresentationOptions {
     public var trash = Trash(homeTrash: Trash.defaultHomeTrash)
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
+    public var windowIcons: [RGBAImage] = []
+    /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
+    public var screenshotDirectory: String?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

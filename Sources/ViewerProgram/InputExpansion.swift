@@ -16,13 +16,15 @@ struct InputExpansion {
     /// Folders that added nothing, each already reported.
     var emptyFolders = 0
 
-    /// Expands `inputs` as `browse` says, writing `folder` events to `log`.
-    static func expand(_ inputs: [String], browse: ProgramOptions.BrowseOptions, log: EventLog?) -> InputExpansion {
+    /// Expands `inputs` as `browse` says, writing `folder` events to `log`; `quiet` leaves
+    /// stderr alone (a look at what would be handed to a running player).
+    static func expand(_ inputs: [String], browse: ProgramOptions.BrowseOptions, log: EventLog?,
+                       quiet: Bool = false) -> InputExpansion {
         let listing = FolderListing(order: browse.order, reversed: browse.reversed, recursive: browse.recursive)
         var out = InputExpansion()
         if browse.browseFolder, inputs.count == 1, let file = localPath(inputs[0]), !isFolder(file) {
             let found = listing.list(around: file)
-            report(found, folder: parent(of: file), log: log)
+            if !quiet { report(found, folder: parent(of: file), log: log) }
             out.items = found.files
             out.startIndex = found.startIndex
             // The opened file keeps the spelling it was given, as the user (and a script
@@ -36,9 +38,9 @@ struct InputExpansion {
                 continue
             }
             let found = listing.list(folder: path)
-            report(found, folder: path, log: log)
-            if found.files.isEmpty {
-                out.emptyFolders += 1
+            if !quiet { report(found, folder: path, log: log) }
+            if found.files.isEmpty { out.emptyFolders += 1 }
+            if found.files.isEmpty && !quiet {
                 StandardError.write("mediaview: folder \(path): no media files to show "
                     + "(\(found.skippedHidden) hidden and \(found.skippedOther) other entries left out)")
             }

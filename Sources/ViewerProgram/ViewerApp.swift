@@ -25,11 +25,21 @@ public enum ViewerApp {
         }
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
+        if opts.showManual { print(ProgramOptions.manPage(version: version), terminator: ""); return 0 }
         let environment = ProcessInfo.processInfo.environment
         FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
+        let ipcPath = opts.desktop.ipcServerPath.map { $0.isEmpty ? nil : $0 } ?? defaultIPCPath(environment)
+        if opts.desktop.enqueue {
+            // A running player gets files, not folders; one file opened from a file manager
+            // joins it alone rather than bringing its whole folder into that queue.
+            var plain = opts.browse
+            plain.browseFolder = false
+            let items = InputExpansion.expand(opts.inputs, browse: plain, log: nil, quiet: true).items
+            if !items.isEmpty || opts.inputs.isEmpty, let status = enqueue(items, at: ipcPath) { return status }
+        }
 
         var log: EventLog?
         if let path = opts.eventsPath {
@@ -58,6 +68,12 @@ public enum ViewerApp {
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
         presentation.trash = Trash(homeTrash: homeTrash(environment))
+        presentation.screenshotDirectory = picturesDirectory(environment)
+        presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
+            RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+        }
+        presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
+        if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
@@ -66,13 +82,36 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        let feeder = QueueFeeder(items: expansion.items, startIndex: expansion.startIndex, log: log) { i, input in
+        var made = 0
+        var ipc: IPCController?
+        let resumeStore = opts.desktop.resume ? stateDirectory(environment).map { ResumeStore(path: $0 + "/resume") } : nil
+        var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
+        // Every item, from the command line or a script on the socket, is made the same way.
+        let build = { (input: String) -> MediaView in
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
-            v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
+            v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+            made += 1
+            ipc?.adopt(v)
+            if let store = resumeStore {
+                let r = ResumeRecorder(store: store, source: absoluteInput(input))
+                v.addObserver(r)
+                resumers[ObjectIdentifier(v)] = r
+            }
             return v
+        }
+        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
+        case .success(let controller): ipc = controller
+        case .failure(let status): return status.code
+        }
+        defer { ipc?.server.close() }
+
+        // A big folder reaches the queue in batches from the loop: its first picture
+        // does not wait for the rest.
+        let feeder = QueueFeeder(items: expansion.items, startIndex: expansion.startIndex, log: log) { _, input in
+            build(input)
         }
         feeder.start(on: queue)
         if let e = displayError {
@@ -80,6 +119,8 @@ public enum ViewerApp {
             return 2
         }
         queue.run()
+        // The item on screen at the end is left, not dismissed: remember where.
+        if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
@@ -93,6 +134,15 @@ public enum ViewerApp {
         queue.shutdown()
         log?.log("exit", [("status", .int(Int(status)))])
         return status
+    }
+
+    /// Where the program keeps what it remembers between runs: `$XDG_STATE_HOME/mediaview`,
+    /// or `~/.local/state/mediaview` when that is unset or not absolute (as the XDG spec
+    /// says); nil when not even HOME is known.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/mediaview" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/mediaview" }
+        return nil
     }
 
     /// Summary line of `--benchmark`.
@@ -119,6 +169,7 @@ public enum ViewerApp {
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
         v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio
+        v.minimizedOnAllWorkspaces = o.minimizedSticky
         v.topBuffer = EdgeBuffer(o.topBuffer)
         v.bottomBuffer = EdgeBuffer(o.bottomBuffer)
         v.shouldHideCloseButton = o.hideCloseButton

@@ -65,6 +65,27 @@ extension MediaviewProgram {
             #expect(shown == [dir + "/a.png", dir + "/c.png"])
         }
 
+        /// What the desktop file does with a player already open: a folder is handed over as
+        /// its files, a file opened with --browse-folder joins alone.
+        @Test func enqueueHandsARunningPlayerFilesNotFolders() throws {
+            let dir = try Self.folder(["x1.png", "x2.png", "x10.png"])
+            let runtime = try Scratch.directory("runtime")
+            let env = ["XDG_RUNTIME_DIR": runtime]
+            let first = try Launched(["--windowed", "--geometry", "320x240+0+0", try Fixtures.solidImage("red")],
+                                     environment: env)
+            _ = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(first.stderr)")
+            let client = try SocketClient(path: runtime + "/mediaview.socket")
+            let folder = try mediaview(["--enqueue", dir], timeout: 10, environment: env)
+            #expect(lines(folder.stderr) == ["mediaview: added 3 items to the mediaview running at \(runtime)/mediaview.socket"],
+                    "\(folder.stderr)")
+            let one = try mediaview(["--enqueue", "--browse-folder", dir + "/x2.png"], timeout: 10, environment: env)
+            #expect(lines(one.stderr) == ["mediaview: added 1 item to the mediaview running at \(runtime)/mediaview.socket"],
+                    "\(one.stderr)")
+            #expect(try client.request(["get_property", "playlist-count"], id: 1)["data"] as? Int == 5)
+            _ = try client.request(["quit"], id: 2)
+            #expect(first.finish(timeout: 10)?.status == 0)
+        }
+
         @Test func anEmptyFolderSaysSoAndFails() throws {
             let dir = try Self.folder([])
             try "x".write(toFile: dir + "/readme.txt", atomically: true, encoding: .utf8)
