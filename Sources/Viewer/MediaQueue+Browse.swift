@@ -68,15 +68,14 @@ extension MediaQueue {
     public func trashCurrent() {
         guard let v = current, let url = v.mediaURL else { return }
         guard let path = Self.localPath(url) else {
-            v.notify { $0.mediaView(v, didRefuseTrash: "cannot move \(SourceOptions.redacted(url)) to the trash: it is on the web, "
-                + "not a file on this computer") }
+            refuse(v, "cannot move \(SourceOptions.redacted(url)) to the trash: it is on the web, not a file on this computer")
             return
         }
         let item: Trash.Item
         do {
             item = try presentation.trash.moveToTrash(path: path)
         } catch {
-            v.notify { $0.mediaView(v, didRefuseTrash: error.description) }
+            refuse(v, error.description)
             return
         }
         trashed.append((v, item))
@@ -86,6 +85,7 @@ extension MediaQueue {
         if views.isEmpty, let previous = history.popLast() { views.append(previous) }
         v.notify { $0.mediaView(v, didMoveToTrash: item) }
         presentFirst()
+        current?.showMessage("Moved \(Trash.lastComponent(item.originalPath)) to the trash (u brings it back)")
     }
 
     /// Brings back the file trashed last and presents it again.
@@ -94,12 +94,23 @@ extension MediaQueue {
         do {
             try presentation.trash.restore(item)
         } catch {
-            v.notify { $0.mediaView(v, didRefuseTrash: error.description) }
+            refuse(current ?? v, error.description)
             return
         }
         trashed.removeLast()
         v.notify { $0.mediaView(v, didRestoreFromTrash: item) }
         present(mediaView: v)
+        v.showMessage("Brought back \(Trash.lastComponent(item.originalPath))")
+    }
+
+    /// Tells the delegate the whole reason, and the user on screen why nothing moved: a
+    /// desktop user who pressed Delete sees no terminal.
+    private func refuse(_ v: MediaView, _ reason: String) {
+        v.notify { $0.mediaView(v, didRefuseTrash: reason) }
+        var why = reason
+        if let r = reason.firstRange(of: "the trash: ") ?? reason.firstRange(of: ": ") { why = String(reason[r.upperBound...]) }
+        let lead = reason.hasPrefix("cannot bring back") ? "Not brought back: " : "Not moved to the trash: "
+        v.showMessage(lead + why, seconds: 4)
     }
 
     /// The file a view shows, or nil for web media.

@@ -69,6 +69,7 @@ extension Trash {
         return (cwd == "/" ? "" : cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
+    /// The file name at the end of a path.
     static func lastComponent(_ path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }

@@ -61,9 +61,23 @@ struct QueueBrowseTests {
         #expect(!FileManager.default.fileExists(atPath: paths[0]))
         #expect(FileManager.default.fileExists(atPath: dir + "/Trash/files/p0.png"))
         #expect(h.queue.current === v[1])
+        #expect(v[1].messageText == "Moved p0.png to the trash (u brings it back)")
         h.queue.undoTrash()
         #expect(FileManager.default.fileExists(atPath: paths[0]))
         #expect(h.queue.current === v[0])
+        #expect(v[0].messageText == "Brought back p0.png")
+        h.queue.shutdown()
+    }
+
+    /// A refusal is said on screen too: whoever pressed Delete may have no terminal.
+    @Test func aRefusalIsShownOnScreen() throws {
+        let h = QueueHarness()
+        let web = MediaView()
+        web.setImage(url: "http://127.0.0.1:9/picture.png")
+        h.queue.queue(mediaViews: [web])
+        h.queue.trashCurrent()
+        #expect(h.queue.current === web)
+        #expect(web.messageText == "Not moved to the trash: it is on the web, not a file on this computer")
         h.queue.shutdown()
     }
 }
