@@ -22,7 +22,9 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG"]),
+        // libexif for the date a photo was taken and its camera facts.
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
         // The program's policy: options, the event log, signals, the exit status.

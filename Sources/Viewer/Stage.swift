@@ -37,6 +37,8 @@ final class Stage {
     let warn: ((String) -> Void)?
     /// Frames of media shown (not overlay-only redraws).
     var framesShown = 0
+    /// The panel that says what the file is (`cycle info`).
+    var infoPanel = InfoPanel()
 
     /// Where the window goes when presented.
     struct Placement {
@@ -211,6 +213,9 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if infoPanel.isShown, let v = view, !isMinimized {
+                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels)
+            }
             if let m = view?.message, m.until > now, !isMinimized {
                 m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
             }
