@@ -23,7 +23,7 @@ public final class MediaCache: Sendable {
     public let isWritable: Bool
     private let cap: Atomic<Int64>
     /// Serialises commits and evictions, so two finishing downloads do not evict each other.
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// The default root: `$XDG_CACHE_HOME/mediaview`, else `~/.cache/mediaview`.
     public static var defaultRoot: String {

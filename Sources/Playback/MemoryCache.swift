@@ -17,13 +17,13 @@ public final class MemoryCache: Sendable {
         var budget: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// The process-wide cache the viewer uses.
     public static let shared = MemoryCache()
 
     public init(budgetBytes: Int = 64 << 20) {
-        state = Mutex(State(budget: max(0, budgetBytes)))
+        state = Locked(State(budget: max(0, budgetBytes)))
     }
 
     /// The byte budget; lowering it evicts at once.

@@ -53,7 +53,7 @@ final class PlayerEngine: @unchecked Sendable {
         var audioEndPTS: Double = 0
         var audioFailed = false
     }
-    let shared = Mutex(Shared())
+    let shared = Locked(Shared())
     /// The newest seek generation; older data is stale.
     let serial = Atomic<Int>(0)
     let aborted = Atomic<Bool>(false)
@@ -82,7 +82,7 @@ final class PlayerEngine: @unchecked Sendable {
     }
     /// Read by the audio thread when it creates the stream, so it starts corked if asked.
     let pausedFlag: Atomic<Bool>
-    let volumeState: Mutex<(volume: Double, muted: Bool)>
+    let volumeState: Locked<(volume: Double, muted: Bool)>
     /// One semaphore per spawned thread, signalled when it ends: close() waits on them.
     /// Only the semaphores are kept, never the thread bodies (which hold `self`): storing
     /// those once made a cycle that leaked every player with its decoders and threads.
@@ -115,7 +115,7 @@ final class PlayerEngine: @unchecked Sendable {
         mainVolume = options.volume
         mainMuted = options.muted
         pausedFlag = Atomic(options.startPaused)
-        volumeState = Mutex((options.volume, options.muted))
+        volumeState = Locked((options.volume, options.muted))
         openInterrupt = Interrupt(timeout: options.source.effectiveTimeout)
         spawn(name: "mv-demux") { [self] in demuxMain() }
     }
