@@ -94,6 +94,7 @@ extension MediaQueue {
         if s.stage.needsRedraw { s.stage.draw(now: now) }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
         if current == nil && views.isEmpty { return .stop }
+        for follow in turnFollowers { follow() }
         return .wait(deadline)
     }
 

@@ -29,6 +29,8 @@ public final class MediaQueue {
     /// Frames shown, frames dropped and time, for the program's summary.
     var counters = Counters()
     var quitRequested = false
+    /// Run after every turn of the loop, to publish what changed (the MPRIS player).
+    var turnFollowers: [@MainActor () -> Void] = []
 
     /// The X side of a queue: one connection, its loop, and the stage that shows the queue.
     struct Screen {

@@ -71,7 +71,9 @@ public enum ViewerApp {
                 return 2
             }
         }
+        let mpris = DesktopBus.start(on: queue, environment: environment)
         queue.run()
+        withExtendedLifetime(mpris) {}
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
