@@ -89,6 +89,9 @@ final class Stage {
         surface = Surface(window: window)
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
+        // Files and links dragged from a file manager or browser; an embedded view's host
+        // decides about drops on its own window.
+        if options.parentWindow == nil { window.acceptDrops() }
         window.map()
         if !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
@@ -141,6 +144,7 @@ final class Stage {
         soonest(overlayDeadline(v, now: now))
         soonest(stepAnimation(now: now))
         soonest(checkHold(now: now))
+        soonest(window.dropDeadline)
         return deadline
     }
 

@@ -59,13 +59,21 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        for (i, input) in inputs.enumerated() {
+        // Items dropped or pasted later are made as the arguments are, numbered after them.
+        var made = 0
+        func view(_ input: String) -> MediaView {
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
-            v.addObserver(EventRecorder(log: log, index: i, source: SourceOptions.redacted(input)))
-            queue.queue(mediaView: v)
+            v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+            made += 1
+            return v
+        }
+        queue.presentation.makeView = { view($0) }
+        queue.presentation.onMessage = { say("mediaview: \($0)") }
+        for input in inputs {
+            queue.queue(mediaView: view(input))
             if let e = displayError {
                 say("mediaview: \(e)")
                 return 2

@@ -114,6 +114,7 @@ public final class EventLoop: @unchecked Sendable {
             XNextEvent(display.raw, &ev)
             if let e = translate(&ev) { out.append(e) }
         }
+        for (id, w) in windows { if let e = w.window.dropTarget?.expire() { out.append((id, e)) } }
         return out
     }
 
@@ -154,7 +155,14 @@ public final class EventLoop: @unchecked Sendable {
         case ClientMessage:
             let c = ev.xclient
             if let w = windows[c.window]?.window, w.isDeleteRequest(c) { return (c.window, .closeRequested) }
+            if let answer = windows[c.window]?.window.dropTarget?.clientMessage(c) { return answer.map { (c.window, $0) } }
             return nil
+        case SelectionNotify:
+            let s = ev.xselection
+            return windows[s.requestor]?.window.dropTarget?.selectionNotify(s).map { (s.requestor, $0) }
+        case PropertyNotify:
+            let p = ev.xproperty
+            return windows[p.window]?.window.dropTarget?.propertyNotify(p).map { (p.window, $0) }
         case FocusIn, FocusOut:
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
         case MapNotify:

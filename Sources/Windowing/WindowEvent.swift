@@ -14,6 +14,10 @@ public enum WindowEvent: Sendable {
     case pointerInside(Bool)
     /// The screen changed size (RandR, or a change of the root window).
     case screenChanged(width: Int, height: Int)
+    /// Files, links or text were dropped on the window (XDND).
+    case dropped(Drop)
+    /// A drop was begun but did not arrive, and why (for one line to the user).
+    case dropFailed(String)
 }
 
 /// A key press or release, with everything KeyboardSpy agents may want.

@@ -21,6 +21,8 @@ public final class XWindow {
     public var isEmbedded: Bool { parent != nil && !isDetached }
     /// An embedded window that was lifted out to the screen.
     public private(set) var isDetached = false
+    /// Takes drops from file managers and browsers, once `acceptDrops()` was called.
+    private(set) var dropTarget: DropTarget?
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -223,6 +225,15 @@ public final class XWindow {
     func isDeleteRequest(_ ev: XClientMessageEvent) -> Bool {
         UInt(ev.data.l.0) == display.atom("WM_DELETE_WINDOW")
     }
+
+    /// Makes the window an XDND drop target: dropped files and links then arrive as
+    /// `.dropped` events.
+    public func acceptDrops() {
+        if dropTarget == nil { dropTarget = DropTarget(display: display, window: id) }
+    }
+
+    /// When a drop whose source went silent is to be given up; the loop must look then.
+    public var dropDeadline: Double? { dropTarget?.deadline }
 
     /// Gives the window the keyboard focus (needed with no window manager).
     public func focus() {
