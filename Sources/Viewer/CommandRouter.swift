@@ -39,7 +39,7 @@ extension PlayerCommand {
         case .togglePause, .seek, .seekAbsolutePercent, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
-        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
+        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste:
             return .window
         case .next, .previous, .quit:
             return .queue

@@ -60,6 +60,9 @@ extension InputBindings {
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
 
+    # Clipboard: play the paths or links on it
+    Ctrl+v          paste
+
     # Overlays
     t               cycle track
     i               cycle details

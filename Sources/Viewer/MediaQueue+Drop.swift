@@ -1,6 +1,6 @@
 import Windowing
 
-/// The queue's policy for files and links dropped on its window.
+/// The queue's policy for files and links dropped on its window or pasted into it.
 extension MediaQueue {
     /// Queues what was dropped. A plain drag (the copy action, as mpv reads it) presents
     /// the first dropped item now, the rest after it and what waited before after those;
@@ -10,6 +10,13 @@ extension MediaQueue {
         let found = MediaSources(text: drop.text, isURIList: drop.isURIList)
         if let problem = found.problem(from: "drop") { presentation.onMessage?(problem) }
         queue(sources: found.sources, presentingFirst: drop.isCopy)
+    }
+
+    /// Plays what was pasted: the first item now, as a drop with a plain drag does.
+    func takePaste(_ text: String, isURIList: Bool) {
+        let found = MediaSources(text: text, isURIList: isURIList)
+        if let problem = found.problem(from: "clipboard") { presentation.onMessage?(problem) }
+        queue(sources: found.sources, presentingFirst: true)
     }
 
     /// Makes a view for each source (the app's way, or like the view on screen) and queues them.

@@ -43,6 +43,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case restore
     /// End the program (the queue's loop).
     case quit
+    /// Play the paths or links on the clipboard.
+    case paste
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -141,12 +143,14 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .minimize: "minimize"
         case .restore: "restore"
         case .quit: "quit"
+        case .paste: "paste"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
+        "paste": .paste,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

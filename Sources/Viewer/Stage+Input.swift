@@ -46,6 +46,10 @@ extension Stage {
             router.queue.take(d)
         case .dropFailed(let why):
             router.queue.presentation.onMessage?("the drop did not arrive: \(why)")
+        case .pasted(let text, let isURIList):
+            router.queue.takePaste(text, isURIList: isURIList)
+        case .pasteFailed(let why):
+            router.queue.presentation.onMessage?("nothing pasted: \(why)")
         }
     }
 

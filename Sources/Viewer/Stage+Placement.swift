@@ -23,6 +23,8 @@ extension Stage {
             setMinimized(false, animated: true)
         case .seek, .seekAbsolutePercent:
             showControls(now: now)
+        case .paste:
+            if let why = window.paste() { router.queue.presentation.onMessage?("nothing pasted: \(why)") }
         default:
             break
         }

@@ -144,7 +144,7 @@ final class Stage {
         soonest(overlayDeadline(v, now: now))
         soonest(stepAnimation(now: now))
         soonest(checkHold(now: now))
-        soonest(window.dropDeadline)
+        soonest(window.transferDeadline)
         return deadline
     }
 

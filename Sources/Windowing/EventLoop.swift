@@ -114,7 +114,10 @@ public final class EventLoop: @unchecked Sendable {
             XNextEvent(display.raw, &ev)
             if let e = translate(&ev) { out.append(e) }
         }
-        for (id, w) in windows { if let e = w.window.dropTarget?.expire() { out.append((id, e)) } }
+        for (id, w) in windows {
+            if let e = w.window.dropTarget?.expire() { out.append((id, e)) }
+            if let e = w.window.clipboardReader?.expire() { out.append((id, e)) }
+        }
         return out
     }
 
@@ -159,10 +162,12 @@ public final class EventLoop: @unchecked Sendable {
             return nil
         case SelectionNotify:
             let s = ev.xselection
-            return windows[s.requestor]?.window.dropTarget?.selectionNotify(s).map { (s.requestor, $0) }
+            let w = windows[s.requestor]?.window
+            return (w?.dropTarget?.selectionNotify(s) ?? w?.clipboardReader?.selectionNotify(s)).map { (s.requestor, $0) }
         case PropertyNotify:
             let p = ev.xproperty
-            return windows[p.window]?.window.dropTarget?.propertyNotify(p).map { (p.window, $0) }
+            let w = windows[p.window]?.window
+            return (w?.dropTarget?.propertyNotify(p) ?? w?.clipboardReader?.propertyNotify(p)).map { (p.window, $0) }
         case FocusIn, FocusOut:
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
         case MapNotify:

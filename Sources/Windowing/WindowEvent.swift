@@ -18,6 +18,10 @@ public enum WindowEvent: Sendable {
     case dropped(Drop)
     /// A drop was begun but did not arrive, and why (for one line to the user).
     case dropFailed(String)
+    /// The clipboard's text, read for a paste; `isURIList` when it came as `text/uri-list`.
+    case pasted(text: String, isURIList: Bool)
+    /// A paste found nothing to read, and why.
+    case pasteFailed(String)
 }
 
 /// A key press or release, with everything KeyboardSpy agents may want.

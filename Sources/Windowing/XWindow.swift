@@ -23,6 +23,8 @@ public final class XWindow {
     public private(set) var isDetached = false
     /// Takes drops from file managers and browsers, once `acceptDrops()` was called.
     private(set) var dropTarget: DropTarget?
+    /// Reads the clipboard for pastes, made on the first one.
+    private(set) var clipboardReader: ClipboardReader?
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -38,7 +40,7 @@ public final class XWindow {
         attrs.bit_gravity = Int32(NorthWestGravity)
         attrs.event_mask = Int(ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask | ButtonReleaseMask
                                | PointerMotionMask | StructureNotifyMask | FocusChangeMask | EnterWindowMask
-                               | LeaveWindowMask | VisibilityChangeMask)
+                               | LeaveWindowMask | VisibilityChangeMask | PropertyChangeMask)
         let mask = UInt(CWBackPixel | CWBorderPixel | CWBitGravity | CWEventMask)
         XDisplay.errorCode.store(0, ordering: .relaxed)
         let w = XCreateWindow(d, parent ?? display.root, Int32(x), Int32(y), UInt32(self.width), UInt32(self.height), 0,
@@ -232,8 +234,17 @@ public final class XWindow {
         if dropTarget == nil { dropTarget = DropTarget(display: display, window: id) }
     }
 
-    /// When a drop whose source went silent is to be given up; the loop must look then.
-    public var dropDeadline: Double? { dropTarget?.deadline }
+    /// When a drop or paste whose source went silent is to be given up; the loop must look then.
+    public var transferDeadline: Double? {
+        [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min()
+    }
+
+    /// Reads the clipboard's paths, links or text; they arrive as a `.pasted` event (or
+    /// `.pasteFailed`). Returns why not at once when the clipboard is empty.
+    public func paste() -> String? {
+        if clipboardReader == nil { clipboardReader = ClipboardReader(display: display, window: id) }
+        return clipboardReader?.paste(time: UInt(CurrentTime))
+    }
 
     /// Gives the window the keyboard focus (needed with no window manager).
     public func focus() {
