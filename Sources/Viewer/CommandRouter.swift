@@ -39,7 +39,7 @@ extension PlayerCommand {
         case .togglePause, .seek, .seekAbsolutePercent, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
-        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste:
+        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
         case .next, .previous, .quit:
             return .queue

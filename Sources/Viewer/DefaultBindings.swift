@@ -60,8 +60,9 @@ extension InputBindings {
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
 
-    # Clipboard: play the paths or links on it
+    # Clipboard: play the paths or links on it; copy the picture (PNG) and its source
     Ctrl+v          paste
+    Ctrl+c          copy
 
     # Overlays
     t               cycle track

@@ -45,6 +45,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case quit
     /// Play the paths or links on the clipboard.
     case paste
+    /// Put the picture on screen (full size, PNG) and its source on the clipboard.
+    case copy
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -144,13 +146,14 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .restore: "restore"
         case .quit: "quit"
         case .paste: "paste"
+        case .copy: "copy"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
-        "paste": .paste,
+        "paste": .paste, "copy": .copy,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

@@ -25,6 +25,8 @@ extension Stage {
             showControls(now: now)
         case .paste:
             if let why = window.paste() { router.queue.presentation.onMessage?("nothing pasted: \(why)") }
+        case .copy:
+            copyPicture()
         default:
             break
         }

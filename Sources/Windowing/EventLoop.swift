@@ -166,8 +166,18 @@ public final class EventLoop: @unchecked Sendable {
             return (w?.dropTarget?.selectionNotify(s) ?? w?.clipboardReader?.selectionNotify(s)).map { (s.requestor, $0) }
         case PropertyNotify:
             let p = ev.xproperty
-            let w = windows[p.window]?.window
-            return (w?.dropTarget?.propertyNotify(p) ?? w?.clipboardReader?.propertyNotify(p)).map { (p.window, $0) }
+            guard let w = windows[p.window]?.window else {
+                // A reader's window: the next chunk of what we copied is due.
+                for (_, o) in windows where o.window.clipboardOwner?.propertyNotify(p) == true { break }
+                return nil
+            }
+            return (w.dropTarget?.propertyNotify(p) ?? w.clipboardReader?.propertyNotify(p)).map { (p.window, $0) }
+        case SelectionRequest:
+            windows[ev.xselectionrequest.owner]?.window.clipboardOwner?.selectionRequest(ev.xselectionrequest)
+            return nil
+        case SelectionClear:
+            windows[ev.xselectionclear.window]?.window.clipboardOwner?.selectionClear(ev.xselectionclear)
+            return nil
         case FocusIn, FocusOut:
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
         case MapNotify:

@@ -25,6 +25,8 @@ public final class XWindow {
     private(set) var dropTarget: DropTarget?
     /// Reads the clipboard for pastes, made on the first one.
     private(set) var clipboardReader: ClipboardReader?
+    /// Serves what was copied, made on the first copy.
+    private(set) var clipboardOwner: ClipboardOwner?
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -244,6 +246,13 @@ public final class XWindow {
     public func paste() -> String? {
         if clipboardReader == nil { clipboardReader = ClipboardReader(display: display, window: id) }
         return clipboardReader?.paste(time: UInt(CurrentTime))
+    }
+
+    /// Puts a picture (PNG bytes; empty for none) and text on the clipboard, served from this
+    /// window until another program takes it. False when the server did not give it to us.
+    public func offerClipboard(png: [UInt8], text: String) -> Bool {
+        if clipboardOwner == nil { clipboardOwner = ClipboardOwner(display: display, window: id) }
+        return clipboardOwner?.offer(png: png, text: text) ?? false
     }
 
     /// Gives the window the keyboard focus (needed with no window manager).

@@ -11,13 +11,13 @@ extension MediaviewProgram {
             let probe: ScreenProbe
         }
 
-        private func start() throws -> Session {
+        private func start(_ media: String? = nil) throws -> Session {
             let log = try Scratch.directory("paste") + "/events.jsonl"
             let probe = try ScreenProbe()
             let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log,
-                                    try Fixtures.solidVideo("red", seconds: 20)])
+                                    try media ?? Fixtures.solidVideo("red", seconds: 20)])
             let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "presented", index: 0) != nil, "item 0 not presented; stderr: \(run.stderr)")
+            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "item 0 not shown; stderr: \(run.stderr)")
             return Session(run: run, window: window, probe: probe)
         }
 
@@ -95,5 +95,72 @@ extension MediaviewProgram {
             #expect(shows(s, RGB.red), "a refused paste changed what is shown")
             #expect(s.run.process.isRunning)
         }
+
+        /// Reads the clipboard as `type` with `xclip` into a file.
+        private func read(_ type: String) throws -> Data {
+            let out = try Scratch.directory("clipout") + "/out"
+            let r = try Run.process("sh", ["-c", "xclip -o -selection clipboard -t \"$1\" > \"$2\"", "sh", type, out], timeout: 20)
+            #expect(r.status == 0, "xclip -o -t \(type): \(r.stderr)")
+            return FileManager.default.contents(atPath: out) ?? Data()
+        }
+
+        /// Raw RGB bytes of a picture file, decoded by ffmpeg, and its size.
+        private func rgb(_ path: String) throws -> Data {
+            let out = try Scratch.directory("rgb") + "/out.rgb"
+            let r = try Run.process("ffmpeg", ["-loglevel", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            return FileManager.default.contents(atPath: out) ?? Data()
+        }
+
+        /// Waits until the clipboard offers `type`.
+        private func offers(_ type: String) throws -> Bool {
+            let start = Date()
+            while Date().timeIntervalSince(start) < 10 {
+                if try Run.process("xclip", ["-o", "-selection", "clipboard", "-t", "TARGETS"], timeout: 5).stdout
+                    .split(separator: "\n").contains(Substring(type)) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+
+        /// Ctrl+C on a 1600x1200 photo shown in a 320x240 window: the clipboard holds the
+        /// picture at full size (sent in INCR chunks, it is megabytes), pixel for pixel, and
+        /// the path as text; after another program copies something, that is what is there.
+        @Test func copiesThePictureAtFullSize() throws {
+            // Noise does not compress: megabytes of PNG.
+            let photo = try Fixtures.make("noise-rgb-1600x1200.png", ["-f", "lavfi", "-i",
+                                                                    "nullsrc=s=1600x1200,format=rgb24,geq=r='random(1)*255':g='random(2)*255':b='random(3)*255'",
+                                                                    "-frames:v", "1"])
+            let s = try start(photo)
+            try xdotool(["key", "--window", String(s.window.id), "ctrl+c"])
+            #expect(try offers("image/png"), "the clipboard never offered image/png; stderr: \(s.run.stderr)")
+            let png = try read("image/png")
+            #expect(png.count > ClipboardChunk.size, "the PNG is too small to need INCR: \(png.count) bytes")
+            let copied = try Scratch.directory("copied") + "/copied.png"
+            try png.write(to: URL(fileURLWithPath: copied))
+            let (a, b) = (try rgb(copied), try rgb(photo))
+            #expect(a.count == 1600 * 1200 * 3 && a == b, "the copied picture differs from the photo")
+            #expect(String(decoding: try read("UTF8_STRING"), as: UTF8.self) == photo)
+            let other = try own(Data("someone else".utf8), type: "UTF8_STRING")
+            defer { kill(other.processIdentifier, SIGKILL); other.waitUntilExit() }
+            #expect(String(decoding: try read("UTF8_STRING"), as: UTF8.self) == "someone else")
+            #expect(s.run.process.isRunning && s.run.stderr.isEmpty, "\(s.run.stderr)")
+        }
+
+        /// A video's current frame is what is copied, at the video's own size.
+        @Test func copiesAVideoFrame() throws {
+            let s = try start(try Fixtures.solidVideo("blue", width: 640, height: 360, seconds: 20))
+            try xdotool(["key", "--window", String(s.window.id), "ctrl+c"])
+            #expect(try offers("image/png"))
+            let copied = try Scratch.directory("copied") + "/frame.png"
+            try read("image/png").write(to: URL(fileURLWithPath: copied))
+            let pixels = try rgb(copied)
+            #expect(pixels.count == 640 * 360 * 3, "copied \(pixels.count) bytes")
+            let mid = (180 * 640 + 320) * 3
+            #expect(pixels.count > mid + 2 && pixels[mid] < 40 && pixels[mid + 1] < 40 && pixels[mid + 2] > 200)
+        }
     }
 }
+
+/// The chunk size above which the program sends a copied picture with INCR (256 KiB).
+enum ClipboardChunk { static let size = 256 << 10 }
