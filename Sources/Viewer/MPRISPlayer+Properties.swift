@@ -160,7 +160,7 @@ extension MPRISPlayer {
         for b in path.utf8 {
             let safe = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                 || "/-._~".utf8.contains(b)
-            out += safe ? String(UnicodeScalar(b)) : "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            out += safe ? String(UnicodeScalar(b)) : (b < 16 ? "%0" : "%") + String(b, radix: 16, uppercase: true)
         }
         return out
     }
@@ -168,8 +168,4 @@ extension MPRISPlayer {
     static func lastComponent(_ source: String) -> String {
         source.split(separator: "/").last.map(String.init) ?? source
     }
-}
-
-private extension String {
-    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

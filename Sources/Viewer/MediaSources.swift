@@ -1,3 +1,5 @@
+import Playback
+
 /// Paths and links out of text a user hands over by dropping or pasting: a `text/uri-list`
 /// from a file manager or browser, or plain text with one path or URL a line.
 ///
@@ -21,7 +23,7 @@ public struct MediaSources: Equatable, Sendable {
             return
         }
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = raw.trimmingCharacters(in: " \t")
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || (isURIList && line.hasPrefix("#")) { continue }
             if let s = Self.source(line) {
                 sources.append(s)
@@ -55,29 +57,9 @@ public struct MediaSources: Equatable, Sendable {
         return nil
     }
 
-    /// `%20` and the like back to bytes; a malformed escape is kept as written.
+    /// `%20` and the like back to bytes; nil when that makes a NUL, which no path has.
     static func percentDecoded(_ s: String) -> String? {
-        var bytes: [UInt8] = []
-        var it = Array(s.utf8)[...]
-        while let b = it.popFirst() {
-            if b == UInt8(ascii: "%"), it.count >= 2,
-               let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                it = it.dropFirst(2)
-            } else {
-                bytes.append(b)
-            }
-        }
-        guard !bytes.contains(0) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self[...]
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
+        let decoded = TextFormat.percentDecoded(s)
+        return decoded.utf8.contains(0) ? nil : decoded
     }
 }

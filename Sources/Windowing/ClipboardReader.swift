@@ -2,10 +2,10 @@ import CX11
 
 /// Reads the CLIPBOARD for a paste (Ctrl+V): as a `text/uri-list` when the owner has paths
 /// or links (file managers), else as UTF-8 text (browsers' address bars, terminals).
-final class ClipboardReader {
+final class ClipboardReader: SelectionClient {
     let display: XDisplay
     /// Fetches the text; a clipboard is text here, so a few MiB is already far too much.
-    private let reader: SelectionReader
+    let reader: SelectionReader
     /// The type asked for now, and the ones left to try after it.
     private var types: [Atom] = []
     private var time: UInt = 0
@@ -29,19 +29,8 @@ final class ClipboardReader {
         return nil
     }
 
-    /// The owner answered.
-    func selectionNotify(_ s: XSelectionEvent) -> WindowEvent? { outcome(reader.selectionNotify(s)) }
-
-    /// A chunk of an incremental transfer came.
-    func propertyNotify(_ p: XPropertyEvent) -> WindowEvent? { outcome(reader.propertyNotify(p)) }
-
-    /// When a silent owner is given up.
-    var deadline: Double? { reader.deadline }
-
-    /// Gives up a paste whose owner went silent.
-    func expire() -> WindowEvent? { outcome(reader.expire()) }
-
-    private func outcome(_ o: SelectionReader.Outcome?) -> WindowEvent? {
+    /// What a transfer's end means for the window.
+    func outcome(_ o: SelectionReader.Outcome?) -> WindowEvent? {
         switch o {
         case nil:
             return nil

@@ -17,13 +17,13 @@ public struct Drop: Sendable, Equatable {
 ///
 /// A source that dies mid-transfer sends nothing more; the transfer is then given up after
 /// a few seconds (`SelectionReader.patience`) and the window carries on.
-final class DropTarget {
+final class DropTarget: SelectionClient {
     let display: XDisplay
     let window: UInt
     /// The drag in progress: its source, the type we asked for, the action.
     private var source: (window: UInt, type: Atom?, action: Atom)?
     /// Fetches the dropped data (a 10,000-file uri-list is about 1 MB).
-    private let reader: SelectionReader
+    let reader: SelectionReader
 
     init(display: XDisplay, window: UInt) {
         self.display = display
@@ -76,19 +76,8 @@ final class DropTarget {
         return nil
     }
 
-    /// The source answered the conversion.
-    func selectionNotify(_ s: XSelectionEvent) -> WindowEvent? { outcome(reader.selectionNotify(s)) }
-
-    /// A chunk of an incremental transfer came.
-    func propertyNotify(_ p: XPropertyEvent) -> WindowEvent? { outcome(reader.propertyNotify(p)) }
-
-    /// When a silent source is given up, if a transfer is waiting.
-    var deadline: Double? { reader.deadline }
-
-    /// Gives up a transfer whose source went silent (it died, or hangs).
-    func expire() -> WindowEvent? { outcome(reader.expire()) }
-
-    private func outcome(_ o: SelectionReader.Outcome?) -> WindowEvent? {
+    /// What a transfer's end means for the window.
+    func outcome(_ o: SelectionReader.Outcome?) -> WindowEvent? {
         guard let o, let s = source else { return nil }
         switch o {
         case .done(let bytes, let type):

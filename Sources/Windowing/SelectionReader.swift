@@ -107,3 +107,22 @@ final class SelectionReader {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
+
+/// Something that reads a selection (a drop target, the paste reader): the X events of
+/// its transfer go to its reader, and the end of the transfer becomes a window event.
+protocol SelectionClient: AnyObject {
+    var reader: SelectionReader { get }
+    /// What the end of a transfer (nil: not ended) means for the window.
+    func outcome(_ o: SelectionReader.Outcome?) -> WindowEvent?
+}
+
+extension SelectionClient {
+    /// The owner answered the conversion.
+    func selectionNotify(_ s: XSelectionEvent) -> WindowEvent? { outcome(reader.selectionNotify(s)) }
+    /// A chunk of an incremental transfer came.
+    func propertyNotify(_ p: XPropertyEvent) -> WindowEvent? { outcome(reader.propertyNotify(p)) }
+    /// When a silent owner is given up, if a transfer is waiting.
+    var deadline: Double? { reader.deadline }
+    /// Gives up a transfer whose owner went silent (it died, or hangs).
+    func expire() -> WindowEvent? { outcome(reader.expire()) }
+}

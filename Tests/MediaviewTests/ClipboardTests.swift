@@ -5,26 +5,6 @@ import TestSupport
 extension MediaviewProgram {
     /// Ctrl+V with what `xclip` put on the CLIPBOARD, as a file manager or browser puts it.
     @Suite struct Clipboard {
-        private struct Session {
-            let run: Launched
-            let window: ProgramWindow
-            let probe: ScreenProbe
-        }
-
-        private func start(_ media: String? = nil) throws -> Session {
-            let log = try Scratch.directory("paste") + "/events.jsonl"
-            let probe = try ScreenProbe()
-            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log,
-                                    try media ?? Fixtures.solidVideo("red", seconds: 20)])
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "item 0 not shown; stderr: \(run.stderr)")
-            return Session(run: run, window: window, probe: probe)
-        }
-
-        private func shows(_ s: Session, _ rgb: UInt32) -> Bool {
-            s.window.waitFor(s.probe, timeout: 5) { $0.matches($0.width / 2, $0.height / 2, rgb) } != nil
-        }
-
         /// Puts `data` on the clipboard as `type` with `xclip`, which serves it in the
         /// foreground until it is killed (the caller does, by PID).
         private func own(_ data: Data, type: String) throws -> Process {
@@ -41,11 +21,11 @@ extension MediaviewProgram {
             return p
         }
 
-        private func paste(_ s: Session) throws {
-            try xdotool(["key", "--window", String(s.window.id), "ctrl+v"])
+        private func paste(_ s: RunningViewer) throws {
+            try s.key("ctrl+v")
         }
 
-        private func waitForLines(_ s: Session, _ n: Int) -> [String] {
+        private func waitForLines(_ s: RunningViewer, _ n: Int) -> [String] {
             let start = Date()
             while lines(s.run.stderr).count < n && Date().timeIntervalSince(start) < 8 { usleep(50_000) }
             return lines(s.run.stderr)
@@ -53,29 +33,29 @@ extension MediaviewProgram {
 
         /// A file manager's copied file plays at once.
         @Test func pastesAFileList() throws {
-            let s = try start()
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)], until: "first_frame")
             let clip = try own(Data("file://\(try Fixtures.solidImage("blue"))\r\n".utf8), type: "text/uri-list")
             defer { kill(clip.processIdentifier, SIGKILL); clip.waitUntilExit() }
             try paste(s)
-            #expect(shows(s, RGB.blue), "the pasted file is not on screen; stderr: \(s.run.stderr)")
+            #expect(s.shows(RGB.blue), "the pasted file is not on screen; stderr: \(s.run.stderr)")
         }
 
         /// A link copied from a browser (plain UTF-8 text) plays, fetched from the web.
         @Test func pastesALink() throws {
-            let s = try start()
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)], until: "first_frame")
             let root = try TestEnvironment.httpRoot, base = try TestEnvironment.http
             try FileManager.default.copyItem(atPath: try Fixtures.solidImage("blue"), toPath: root + "/pasted-blue.png")
             defer { try? FileManager.default.removeItem(atPath: root + "/pasted-blue.png") }
             let clip = try own(Data("  \(base)/pasted-blue.png\n".utf8), type: "UTF8_STRING")
             defer { kill(clip.processIdentifier, SIGKILL); clip.waitUntilExit() }
             try paste(s)
-            #expect(shows(s, RGB.blue), "the pasted link is not on screen; stderr: \(s.run.stderr)")
+            #expect(s.shows(RGB.blue), "the pasted link is not on screen; stderr: \(s.run.stderr)")
         }
 
         /// An empty clipboard, binary junk and 5 MiB of text: one line each, and what plays
         /// goes on.
         @Test func badClipboardsAreRefused() throws {
-            let s = try start()
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)], until: "first_frame")
             // The xclip of the tests before was killed, so nobody owns the clipboard now.
             try paste(s)
             var said = waitForLines(s, 1)
@@ -92,7 +72,7 @@ extension MediaviewProgram {
             #expect(said.first?.hasPrefix("mediaview: nothing ") == true, "\(said)")
             #expect(said.dropFirst().first?.contains("binary data") == true, "\(said)")
             #expect(said.last?.contains("larger than 4 MiB") == true, "\(said)")
-            #expect(shows(s, RGB.red), "a refused paste changed what is shown")
+            #expect(s.shows(RGB.red), "a refused paste changed what is shown")
             #expect(s.run.process.isRunning)
         }
 
@@ -131,8 +111,8 @@ extension MediaviewProgram {
             let photo = try Fixtures.make("noise-rgb-1600x1200.png", ["-f", "lavfi", "-i",
                                                                     "nullsrc=s=1600x1200,format=rgb24,geq=r='random(1)*255':g='random(2)*255':b='random(3)*255'",
                                                                     "-frames:v", "1"])
-            let s = try start(photo)
-            try xdotool(["key", "--window", String(s.window.id), "ctrl+c"])
+            let s = try RunningViewer([photo], until: "first_frame")
+            try s.key("ctrl+c")
             #expect(try offers("image/png"), "the clipboard never offered image/png; stderr: \(s.run.stderr)")
             let png = try read("image/png")
             #expect(png.count > ClipboardChunk.size, "the PNG is too small to need INCR: \(png.count) bytes")
@@ -149,8 +129,8 @@ extension MediaviewProgram {
 
         /// A video's current frame is what is copied, at the video's own size.
         @Test func copiesAVideoFrame() throws {
-            let s = try start(try Fixtures.solidVideo("blue", width: 640, height: 360, seconds: 20))
-            try xdotool(["key", "--window", String(s.window.id), "ctrl+c"])
+            let s = try RunningViewer([try Fixtures.solidVideo("blue", width: 640, height: 360, seconds: 20)], until: "first_frame")
+            try s.key("ctrl+c")
             #expect(try offers("image/png"))
             let copied = try Scratch.directory("copied") + "/frame.png"
             try read("image/png").write(to: URL(fileURLWithPath: copied))

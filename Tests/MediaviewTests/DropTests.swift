@@ -5,69 +5,45 @@ import TestSupport
 extension MediaviewProgram {
     /// Files and links dropped on the window by a real XDND source client.
     @Suite struct Drop {
-        private struct Session {
-            let run: Launched
-            let window: ProgramWindow
-            let log: String
-            let probe: ScreenProbe
-        }
-
-        private func start(_ media: [String]) throws -> Session {
-            let log = try Scratch.directory("drop") + "/events.jsonl"
-            let probe = try ScreenProbe()
-            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log] + media)
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "presented", index: 0) != nil, "item 0 not presented; stderr: \(run.stderr)")
-            return Session(run: run, window: window, log: log, probe: probe)
-        }
-
-        private func shows(_ s: Session, _ rgb: UInt32, timeout: Double = 5) -> Bool {
-            s.window.waitFor(s.probe, timeout: timeout) { $0.matches($0.width / 2, $0.height / 2, rgb) } != nil
-        }
-
         private func uriList(_ paths: [String]) -> Data {
             Data(paths.map { "file://" + $0.replacingOccurrences(of: " ", with: "%20") + "\r\n" }.joined().utf8)
         }
 
-        private func key(_ s: Session, _ name: String) throws {
-            try xdotool(["key", "--window", String(s.window.id), name])
-        }
-
         /// A plain drag of two files: the first is presented at once, the second follows.
         @Test func droppedFilesArePresented() throws {
-            let s = try start([try Fixtures.solidVideo("red", seconds: 20)])
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)])
             let blue = try Fixtures.solidImage("blue"), green = try Fixtures.solidImage("lime")
             let source = try XdndSource()
             source.drop(uriList([blue, green]), onto: s.window.id)
             #expect(source.finished == true, "the window did not accept the drop")
-            #expect(shows(s, RGB.blue), "the first dropped file is not on screen")
+            #expect(s.shows(RGB.blue), "the first dropped file is not on screen")
             #expect(Events.waitFor(s.log, "presented", index: 1)?["source"] as? String == blue)
-            try key(s, "n")
-            #expect(shows(s, 0x00FF00), "the second dropped file did not follow")
-            try key(s, "p")
-            try key(s, "p")
-            #expect(shows(s, RGB.red), "the item played before the drop is gone from the history")
+            try s.key("n")
+            #expect(s.shows(0x00FF00), "the second dropped file did not follow")
+            try s.key("p")
+            try s.key("p")
+            #expect(s.shows(RGB.red), "the item played before the drop is gone from the history")
         }
 
         /// A drag with the move action (a modifier held) appends: what plays goes on.
         @Test func otherActionsAppend() throws {
-            let s = try start([try Fixtures.solidVideo("red", seconds: 20)])
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)])
             let source = try XdndSource()
             source.drop(uriList([try Fixtures.solidImage("blue")]), action: "XdndActionMove", onto: s.window.id)
             #expect(source.finished == true)
-            #expect(shows(s, RGB.red), "an appended drop replaced the item on screen")
-            try key(s, "n")
-            #expect(shows(s, RGB.blue), "the appended file is not next")
+            #expect(s.shows(RGB.red), "an appended drop replaced the item on screen")
+            try s.key("n")
+            #expect(s.shows(RGB.blue), "the appended file is not next")
         }
 
         /// Text with a URL and a path, and a line that is neither: what plays is queued and
         /// the rest is named in one line.
         @Test func textDropsAndWhatIsNotPlayable() throws {
-            let s = try start([try Fixtures.solidVideo("red", seconds: 20)])
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)])
             let blue = try Fixtures.solidImage("blue")
             let source = try XdndSource()
             source.drop(Data("\(blue)\nftp://example.org/x.mp4\n".utf8), type: "UTF8_STRING", onto: s.window.id)
-            #expect(shows(s, RGB.blue))
+            #expect(s.shows(RGB.blue))
             let junk = try XdndSource()
             junk.drop(Data([0x89, 0x50, 0x00, 0xFF, 0xFE]), type: "text/plain", onto: s.window.id)
             #expect(junk.finished == true)
@@ -77,34 +53,34 @@ extension MediaviewProgram {
             #expect(said.count == 2, "\(said)")
             #expect(said.first?.contains("1 item of the drop skipped") == true && said.first?.contains("ftp://") == true)
             #expect(said.last?.contains("nothing to play in the drop") == true && said.last?.contains("binary data") == true)
-            #expect(shows(s, RGB.blue), "a bad drop changed what is shown")
+            #expect(s.shows(RGB.blue), "a bad drop changed what is shown")
         }
 
         /// 10,000 files at once: the first shows promptly and the window keeps answering.
         @Test func tenThousandFilesDoNotFreeze() throws {
-            let s = try start([try Fixtures.solidVideo("red", seconds: 20)])
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)])
             let green = try Fixtures.solidImage("lime"), blue = try Fixtures.solidImage("blue")
             let source = try XdndSource()
             let began = Date()
             source.drop(uriList([green] + Array(repeating: blue, count: 9_999)), onto: s.window.id)
             #expect(source.finished == true)
-            #expect(shows(s, 0x00FF00), "the first of 10,000 dropped files is not on screen")
+            #expect(s.shows(0x00FF00), "the first of 10,000 dropped files is not on screen")
             let seconds = Date().timeIntervalSince(began)
             #expect(seconds < 3, "10,000 files took \(seconds) s to show the first")
-            try key(s, "n")
-            #expect(shows(s, RGB.blue), "the window stopped answering keys after a big drop")
+            try s.key("n")
+            #expect(s.shows(RGB.blue), "the window stopped answering keys after a big drop")
         }
 
         /// A source that dies right after the drop, or hangs: one line says so, the window goes on.
         @Test(arguments: [false, true]) func sourceDyingMidTransfer(hangs: Bool) throws {
-            let s = try start([try Fixtures.solidVideo("red", seconds: 20)])
+            let s = try RunningViewer([try Fixtures.solidVideo("red", seconds: 20)])
             let source = try XdndSource()
             source.drop(uriList([try Fixtures.solidImage("blue")]), onto: s.window.id, serve: false, hang: hangs)
             let start = Date()
             while !s.run.stderr.contains("the drop did not arrive") && Date().timeIntervalSince(start) < 10 { usleep(50_000) }
             #expect(lines(s.run.stderr).count == 1 && s.run.stderr.contains("the drop did not arrive"), "\(s.run.stderr)")
-            #expect(shows(s, RGB.red), "a failed drop changed what is shown")
-            try key(s, "space")
+            #expect(s.shows(RGB.red), "a failed drop changed what is shown")
+            try s.key("space")
             #expect(Events.waitFor(s.log, "paused", index: 0) != nil, "the window stopped answering after a failed drop")
         }
     }

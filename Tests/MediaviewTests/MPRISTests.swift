@@ -6,23 +6,12 @@ extension MediaviewProgram {
     /// The player on the private session bus that `scripts/testenv.sh` starts, driven by
     /// `playerctl` and `dbus-send` as a desktop's media keys and widgets drive it.
     @Suite struct MPRIS {
-        /// A running program, windowed at 320x240+0+0, its first item playing.
-        private struct Session {
-            let run: Launched
-            let window: ProgramWindow
-            let log: String
-            let probe: ScreenProbe
-        }
-
-        private func start(_ media: [String]) throws -> Session {
-            let log = try Scratch.directory("mpris") + "/events.jsonl"
-            let probe = try ScreenProbe()
-            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log] + media)
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "played", index: 0) != nil, "item 0 never played; stderr: \(run.stderr)")
+        /// The program on `media`, playing, and seen playing by playerctl.
+        private func start(_ media: [String]) throws -> RunningViewer {
+            let s = try RunningViewer(media, until: "played")
             try #require(waitUntil { try playerctl(["status"]).stdout == "Playing\n" },
-                         "playerctl never saw it playing; stderr: \(run.stderr)")
-            return Session(run: run, window: window, log: log, probe: probe)
+                         "playerctl never saw it playing; stderr: \(s.run.stderr)")
+            return s
         }
 
         @discardableResult
@@ -44,10 +33,6 @@ extension MediaviewProgram {
                 usleep(50_000)
             } while Date().timeIntervalSince(start) < timeout
             return false
-        }
-
-        private func centre(_ s: Session, is rgb: UInt32) -> Bool {
-            s.window.waitFor(s.probe, timeout: 5) { $0.matches($0.width / 2, $0.height / 2, rgb) } != nil
         }
 
         /// Status, metadata, pause and play, an absolute position, volume, next and previous:
@@ -76,10 +61,10 @@ extension MediaviewProgram {
 
             try playerctl(["next"])
             #expect(Events.waitFor(s.log, "presented", index: 1) != nil, "Next did not present item 1")
-            #expect(centre(s, is: RGB.blue), "the window does not show the second item")
+            #expect(s.shows(RGB.blue), "the window does not show the second item")
             #expect(try waitUntil { try playerctl(["metadata", "xesam:url"]).stdout == "file://\(blue)\n" })
             try playerctl(["previous"])
-            #expect(centre(s, is: RGB.red), "Previous did not bring the first item back")
+            #expect(s.shows(RGB.red), "Previous did not bring the first item back")
 
             try playerctl(["stop"])
             #expect(try waitUntil { try playerctl(["status"]).stdout == "Stopped\n" })
@@ -101,9 +86,9 @@ extension MediaviewProgram {
             defer { kill(follow.processIdentifier, SIGKILL); follow.waitUntilExit() }
             func seen() -> [String] { lines((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") }
             #expect(waitUntil { seen() == ["Playing"] }, "follow saw \(seen())")
-            try xdotool(["key", "--window", String(s.window.id), "space"])
+            try s.key("space")
             #expect(waitUntil { seen() == ["Playing", "Paused"] }, "follow saw \(seen())")
-            try xdotool(["key", "--window", String(s.window.id), "space"])
+            try s.key("space")
             #expect(waitUntil { seen() == ["Playing", "Paused", "Playing"] }, "follow saw \(seen())")
         }
 
@@ -130,7 +115,7 @@ extension MediaviewProgram {
             }
             #expect(s.run.process.isRunning)
             #expect(try playerctl(["status"]).stdout == "Playing\n")
-            #expect(centre(s, is: RGB.red))
+            #expect(s.shows(RGB.red))
             let seek = try call("\(player).Seek", ["int64:3000000"])
             #expect(seek.status == 0, "a good Seek failed: \(seek.stderr)")
         }
