@@ -54,3 +54,14 @@ public struct ButtonEvent: Sendable, Equatable {
     public var modifiers: UInt32
     public var time: UInt
 }
+
+/// What was dropped on a window: the text a file manager or browser sent, and how.
+public struct Drop: Sendable, Equatable {
+    /// The data as sent: a `text/uri-list` (one URI a line, `#` comments) or plain text.
+    public var text: String
+    /// Whether it came as `text/uri-list` rather than plain text.
+    public var isURIList: Bool
+    /// The action the user chose: copy is a plain drag; move or link (a modifier held in most
+    /// file managers) is anything else.
+    public var isCopy: Bool
+}
