@@ -54,7 +54,12 @@ final class DropTarget: SelectionClient {
             return .some(nil)
         }
         if name == display.atom("XdndDrop") {
-            guard let s = source, UInt(l.0) == s.window, !reader.isBusy else { return .some(nil) }
+            guard let s = source, UInt(l.0) == s.window else { return .some(nil) }
+            guard !reader.isBusy else {
+                // A second drop while the first is still arriving: that source is told no.
+                send(to: s.window, "XdndFinished", [Int(window), 0, 0, 0, 0])
+                return .some(nil)
+            }
             guard let type = s.type else {
                 finish(accepted: false)
                 return .some(.dropFailed("it had no text or file list in it"))
