@@ -151,5 +151,33 @@ extension MediaviewProgram {
                         "\(address ?? "no address"): \(r.stderr)")
             }
         }
+
+        /// The session bus going away (its daemon killed) leaves the player playing and
+        /// answering keys, with nothing printed.
+        @Test func busGoingAwayLeavesThePlayerWorking() throws {
+            let socket = try Scratch.directory("bus") + "/bus"
+            let daemon = try Run.start("dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(socket)"])
+            defer { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
+            let address = "unix:path=\(socket)"
+            #expect(try waitUntil {
+                try Run.process("dbus-send", ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
+                                              "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"], timeout: 5).status == 0
+            }, "the private bus did not start")
+            let log = try Scratch.directory("busgone") + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log,
+                                    try Fixtures.solidVideo("red", seconds: 20)], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+            let probe = try ScreenProbe()
+            let window = try #require(ProgramWindow.wait(probe))
+            try #require(Events.waitFor(log, "played", index: 0) != nil, "stderr: \(run.stderr)")
+            #expect(try waitUntil {
+                try Run.process("dbus-send", ["--bus=\(address)", "--print-reply", "--dest=org.mpris.MediaPlayer2.mediaview",
+                                              "/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Peer.Ping"], timeout: 5).status == 0
+            }, "the player is not on the private bus")
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+            try xdotool(["key", "--window", String(window.id), "space"])
+            #expect(Events.waitFor(log, "paused", index: 0) != nil, "the player stopped answering keys after the bus went away")
+            #expect(run.process.isRunning && run.stderr.isEmpty, "\(run.stderr)")
+        }
     }
 }
