@@ -3,7 +3,8 @@
 #   make            release build (.build/release/mediaview); installs missing packages
 #   make run        build, then play the bundled demo (headless: Xvfb + screenshots)
 #   make test       build the tests and run them in a private X/PulseAudio/HTTP setup
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (program, assets, desktop file, icons, man page)
+#   make uninstall  the same PREFIX and DESTDIR
 #   make deps       install only the missing Debian packages
 #   make bench      side-by-side benchmark against mpv and feh (installs them)
 #
@@ -21,9 +22,9 @@ DEBIAN_PACKAGES := \
 	libpulse-dev libwebp-dev libjpeg62-turbo-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
-	xvfb xauth x11-utils x11-xserver-utils xdotool openbox \
+	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
-	python3 openssl ca-certificates curl \
+	python3 openssl ca-certificates curl desktop-file-utils \
 	libdbus-1-dev dbus playerctl xclip
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
@@ -39,7 +40,10 @@ DESTDIR     ?=
 BINDIR      := $(DESTDIR)$(PREFIX)/bin
 DATADIR     := $(DESTDIR)$(PREFIX)/share/mediaview
 APPSDIR     := $(DESTDIR)$(PREFIX)/share/applications
-BIN         := .build/release/mediaview
+MANDIR      := $(DESTDIR)$(PREFIX)/share/man/man1
+ICONDIR     := $(DESTDIR)$(PREFIX)/share/icons/hicolor
+ICON_SIZES  := scalable 16x16 24x24 32x32 48x48 64x64 128x128 256x256
+BIN         ?= .build/release/mediaview
 
 # Arguments for `make run` (default: none, which plays assets/demo).
 ARGS ?=
@@ -49,7 +53,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift run test bench fuzz install uninstall clean demo-assets
+.PHONY: all build deps check-swift run test bench fuzz install install-files uninstall clean demo-assets
 
 all: build
 
@@ -119,14 +123,25 @@ fuzz: deps check-swift
 		-rss_limit_mb=4096 -artifact_prefix=Tests/FuzzCorpus/crash- .build/fuzz/corpus Tests/FuzzCorpus
 
 install: build
-	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)"
+	@$(MAKE) --no-print-directory install-files
+
+# The copying half of `install`, for a $(BIN) already built (the install test passes the
+# debug build as BIN). The man page comes from the program's own option table.
+install-files:
+	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)" "$(MANDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/mediaview"
 	cp -R assets/. "$(DATADIR)/"
 	rm -f "$(DATADIR)/mediaview.desktop"
 	install -m 644 assets/mediaview.desktop "$(APPSDIR)/mediaview.desktop"
+	for size in $(ICON_SIZES); do \
+		install -D -m 644 assets/icons/hicolor/$$size/apps/mediaview.* -t "$(ICONDIR)/$$size/apps"; \
+	done
+	"$(BIN)" --man-page >"$(MANDIR)/mediaview.1"
+	chmod 644 "$(MANDIR)/mediaview.1"
 
 uninstall:
-	rm -f "$(BINDIR)/mediaview" "$(APPSDIR)/mediaview.desktop"
+	rm -f "$(BINDIR)/mediaview" "$(APPSDIR)/mediaview.desktop" "$(MANDIR)/mediaview.1"
+	for size in $(ICON_SIZES); do rm -f "$(ICONDIR)/$$size/apps"/mediaview.*; done
 	rm -rf "$(DATADIR)"
 
 # The demo files are committed; this only remakes them.

@@ -13,6 +13,7 @@
 #   (c) 10 s of 720p30 with sound in real time: CPU (player + X server), peak RSS, drops
 #   (d) presentNext to the next item's first frame, queue of image, gif, video, audio, video
 #   (e) CPU (player + X server) while minimized against fullscreen, same video, 5 s each
+#   (m) frame times of the minimize and restore animations while a 720p video plays
 #
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
@@ -32,7 +33,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a b c d e}
+export BENCH_CASES=${BENCH_CASES:-a b c d e m}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

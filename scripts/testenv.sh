@@ -390,6 +390,7 @@ start_http() {
 mkdir -m 700 "$work/cache" "$work/config" "$work/runtime" "$work/tmp"
 export XDG_CACHE_HOME="$work/cache"
 export XDG_CONFIG_HOME="$work/config"
+export XDG_STATE_HOME="$work/state"
 export XDG_RUNTIME_DIR="$work/runtime"
 export MEDIAVIEW_TEST_TMP="$work/tmp"
 export MEDIAVIEW_ASSETS="$repo/assets"

@@ -146,6 +146,12 @@ class Handler(BaseHTTPRequestHandler):
             # client that refuses our certificate fails alone (handle_error).
             self.connection.do_handshake()
 
+    def setup(self):
+        # A small send buffer, as a real link's window is: the bytes a test counts as sent
+        # are then close to what the client read, not megabytes parked in loopback buffers.
+        self.request.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 128 * 1024)
+        super().setup()
+
     def log_message(self, fmt, *args):
         pass  # the JSON log replaces the stderr noise
 
@@ -314,13 +320,18 @@ class Handler(BaseHTTPRequestHandler):
             if mode["chunked"]:
                 self.copy_chunked(f, limit, mode["cut_chunked"])
                 return
-            self.copy_body(f, limit, mode["trickle"])
+            sent = self.copy_body(f, limit, mode["trickle"])
+            # What really left for this request (a client that stops reading closes early),
+            # so tests can count the bytes a feature downloads.
+            self.log_json("sent", bytes=sent, start=start)
             if mode["reset"] is not None:
                 self.reset_connection()
             elif mode["stall"] is not None:
                 stop_event.wait(STALL_SECONDS)
 
     def copy_body(self, f, remaining, rate):
+        """Writes up to `remaining` bytes of `f`; returns how many were written."""
+        total = remaining
         try:
             if rate:
                 # Ten small writes a second look like a slow link, not a burst.
@@ -342,6 +353,7 @@ class Handler(BaseHTTPRequestHandler):
                     remaining -= len(data)
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
             self.close_connection = True
+        return total - remaining
 
     def copy_chunked(self, f, remaining, cut):
         """The body in 16 KiB chunks; with `cut`, a close after that many bytes, mid-chunk,

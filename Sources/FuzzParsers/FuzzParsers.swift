@@ -21,6 +21,11 @@ enum FuzzParsers {
             precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
             return
         }
+        // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
+        if selector == 0xFE {
+            fuzzIPC(rest)
+            return
+        }
         switch selector % 7 {
         case 0:
             // Command lines: arguments separated by NUL, as exec gives them.
@@ -68,6 +73,28 @@ enum FuzzParsers {
                 let f = l.frame(progress: p)
                 precondition(f.width >= 0 && f.height >= 0, "negative frame")
             }
+        }
+    }
+}
+
+extension FuzzParsers {
+    /// Whatever a client sends, lines stay bounded and every answer is one line of JSON
+    /// that echoes the request id.
+    static func fuzzIPC(_ bytes: [UInt8]) {
+        var connection = IPCConnection()
+        for line in connection.take(bytes) {
+            guard case .text(let text) = line else { continue }
+            precondition(text.utf8.count <= IPCRequest.maxLineBytes, "an overlong line was kept")
+            let reply: String
+            do {
+                guard let request = try IPCRequest.parse(text) else { continue }
+                reply = IPCRequest.reply(requestID: request.requestID, data: .string(text))
+            } catch {
+                reply = IPCRequest.reply(requestID: error.requestID, error: error.error)
+            }
+            precondition(reply.hasSuffix("\n") && reply.dropLast().allSatisfy { $0 != "\n" }, "a reply is not one line")
+            let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+            precondition(object?["request_id"] is Int && object?["error"] is String, "a reply is not mpv's shape: \(reply)")
         }
     }
 }

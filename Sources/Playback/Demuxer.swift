@@ -89,6 +89,18 @@ final class Demuxer: @unchecked Sendable {
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[index]! }
 
     /// Duration in seconds, if the container knows it.
+    /// The container's chapters with a finite start, in order (Matroska and MP4 carry them).
+    var chapters: [Chapter] {
+        let n = Int(ctx.pointee.nb_chapters)
+        guard n > 0, n <= 10_000, let list = ctx.pointee.chapters else { return [] }
+        return (0..<n).compactMap { i -> Chapter? in
+            guard let c = list[i] else { return nil }
+            let start = Double(c.pointee.start) * av_q2d(c.pointee.time_base)
+            guard start.isFinite, start >= 0 else { return nil }
+            return Chapter(start: start, title: PlayerEngine.tag(c.pointee.metadata, "title"))
+        }.sorted { $0.start < $1.start }
+    }
+
     var duration: Double? {
         let d = ctx.pointee.duration
         return d > 0 && d != cff_nopts ? Double(d) / Double(AV_TIME_BASE) : nil

@@ -28,9 +28,25 @@ public struct MediaInfo: Sendable, Equatable {
     public var artist: String?
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
+    /// The container's chapters, in order of their start.
+    public var chapters: [Chapter] = []
 
     /// Whether it has a timeline a person can play, pause and seek.
     public var isPlayable: Bool { kind == .video || kind == .audio }
+}
+
+/// A chapter of a video or audio file: where it starts and what it is called.
+public struct Chapter: Sendable, Equatable {
+    /// Seconds from the start of the media.
+    public var start: Double
+    /// The chapter's title, when the file names it.
+    public var title: String?
+
+    /// A chapter starting at `start` seconds.
+    public init(start: Double, title: String?) {
+        self.start = start
+        self.title = title
+    }
 }
 
 /// The tunables of one player.

@@ -18,6 +18,7 @@ extension PlayerEngine {
                              hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
                              title: PlayerEngine.tag(ctx.pointee.metadata, "title"),
                              artist: PlayerEngine.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+        info.chapters = d.chapters
         if let a = audio {
             info.audioCodec = String(cString: avcodec_get_name(d.stream(a).pointee.codecpar.pointee.codec_id))
         }

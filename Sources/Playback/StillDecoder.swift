@@ -12,9 +12,7 @@ public enum StillDecoder {
         public let pixels: [UInt8]
     }
 
-    /// The first picture at its full size; with `at`, the picture shown at that many seconds
-    /// (a video's current frame, for copying it).
-    public static func decodeRGBA(url: String, options: SourceOptions = SourceOptions(), at: Double? = nil) throws(AVError) -> RGBA {
+    public static func decodeRGBA(url: String, options: SourceOptions = SourceOptions()) throws(AVError) -> RGBA {
         let d = try Demuxer(url: url, options: options)
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard v >= 0 else { throw AVError(message: "\(Demuxer.displayName(url)): no picture in it") }
@@ -24,24 +22,14 @@ public enum StillDecoder {
             throw AVError(message: "\(Demuxer.displayName(url)): picture size \(w)x\(h) refused")
         }
         let dec = try Decoder(stream: st, threads: 1, maxPixels: options.maxPixels)
-        let tb = st.pointee.time_base
-        let seconds = { (pts: Int64) in Double(pts) * Double(tb.num) / Double(max(1, tb.den)) }
-        if let at, at > 0, tb.num > 0 {
-            _ = av_seek_frame(d.ctx, v, Int64(at * Double(tb.den) / Double(tb.num)), AVSEEK_FLAG_BACKWARD)
-        }
-        var best: RGBA?
         let packet = Packet()
         let frame = Frame()
         var sentEnd = false
         while true {
             switch dec.receive(into: frame) {
             case .frame:
-                // Frames before the one on screen at `at` are decoded and passed over.
-                let pts = frame.raw.pointee.best_effort_timestamp
-                guard let at, pts != Int64.min, seconds(pts) + 0.02 < at else { return convert(frame) }
-                best = convert(frame)
+                return convert(frame)
             case .endOfStream:
-                if let best { return best }
                 throw AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded")
             case .failed(let e):
                 throw e

@@ -26,22 +26,36 @@ final class CommandRouter {
         stage.needsRedraw = true
     }
 
-    /// The stage's view is done (close button, thrown away): the queue moves on.
+    /// The stage's view is done (close button, thrown away): the queue moves on, or a
+    /// pinned thumbnail closes.
     func dismissCurrent(from stage: Stage) {
-        queue.dismissCurrent(animated: false)
+        if stage.isPinned { queue.unpin(stage, present: false) } else { queue.dismissCurrent(animated: false) }
+    }
+
+    /// A pinned thumbnail was asked to come back to full size: it becomes the presented item.
+    func restorePinned(_ stage: Stage) {
+        queue.unpin(stage, present: true)
     }
 }
 
 extension PlayerCommand {
+    /// Whether a held key goes on doing it, as mpv's repeatable commands do.
+    var repeatsWhileHeld: Bool {
+        switch self {
+        case .seek, .volume, .zoom, .pan, .chapter: return true
+        default: return false
+        }
+    }
+
     /// What the command acts on.
     var target: CommandRouter.Target {
         switch self {
-        case .togglePause, .seek, .seekAbsolutePercent, .volume, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
+        case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
-        case .next, .previous, .quit:
+        case .next, .previous, .quit, .screenshot, .pin:
             return .queue
         }
     }
@@ -54,6 +68,8 @@ extension MediaView {
         case .togglePause: togglePlay()
         case .seek(let s): seek(by: s)
         case .seekAbsolutePercent(let p): seek(toFraction: p / 100)
+        case .seekAbsolute(let s): seek(to: s)
+        case .chapter(let d): jumpChapter(by: d)
         case .volume(let d): volume += Double(d) / 100
         case .toggleMute: isMuted.toggle()
         case .toggleLoop: settings.allowLooping.toggle()

@@ -7,7 +7,8 @@ extension InputBindings {
     #
     # Format (mpv's input.conf): KEY COMMAND [ARGS]   # comment
     # Key names: a character (a, A, ?), SPACE, ENTER, ESC, TAB, BS, DEL, INS, HOME, END,
-    # PGUP, PGDWN, LEFT, RIGHT, UP, DOWN, F1-F12, KP0-KP9, SHARP (the # key), MBTN_LEFT,
+    # PGUP, PGDWN, LEFT, RIGHT, UP, DOWN, F1-F12, KP0-KP9, SHARP (the # key), PLAY, PAUSE,
+    # STOP, NEXT, PREV, MUTE, VOLUME_UP, VOLUME_DOWN (media keys), MBTN_LEFT,
     # MBTN_RIGHT, MBTN_MID, MBTN_LEFT_DBL, WHEEL_UP, WHEEL_DOWN, MBTN_BACK, MBTN_FORWARD,
     # with Ctrl+, Alt+, Shift+, Meta+ in front. Upper-case letters already mean Shift.
     #
@@ -29,6 +30,8 @@ extension InputBindings {
     Shift+RIGHT     seek 1
     DOWN            seek -60
     UP              seek 60
+    PGUP            add chapter 1
+    PGDWN           add chapter -1
     l               cycle loop
 
     # Volume: keys as in mpv; the wheel is volume because the view has nothing to scroll
@@ -54,11 +57,27 @@ extension InputBindings {
     ESC             dismiss
     q               quit
 
+    # The keyboard's media keys, while the window has the focus (as mpv binds them;
+    # Stop ends the player, as in mpv)
+    PLAY            cycle pause
+    PAUSE           cycle pause
+    NEXT            playlist-next
+    PREV            playlist-prev
+    STOP            quit
+    MUTE            cycle mute
+    VOLUME_DOWN     add volume -2
+    VOLUME_UP       add volume 2
+
     # Window
     f               cycle fullscreen
     MBTN_LEFT_DBL   cycle fullscreen
     Ctrl+DOWN       minimize
     Ctrl+UP         restore
+    # P (Shift+p) pins the item: it plays on in a thumbnail of its own while the queue moves on
+    P               pin
+
+    # Save the picture on screen as a PNG file (the program puts it in your Pictures folder)
+    s               screenshot
 
     # Clipboard: play the paths or links on it; copy the picture (PNG) and its source
     Ctrl+v          paste

@@ -10,6 +10,8 @@ struct Gestures {
     struct Press {
         var x: Int, y: Int, rootX: Int, rootY: Int
         var time: Double
+        /// X's modifier mask at the press (Alt moves a thumbnail).
+        var modifiers: UInt32
     }
 
     /// What a left-button drag is doing.
@@ -17,7 +19,16 @@ struct Gestures {
         case minimize(startedMinimized: Bool, progress: Double)
         case thumbnailAway(dx: Int)
         case dismissDown(dy: Int)
+        /// Alt+drag of the thumbnail: it follows the pointer from where it was.
+        case move(start: Rect)
+        /// A drag that began on the thumbnail's border: it resizes from there.
+        case resize(start: Rect, edges: ThumbnailSnap.Edges)
     }
+
+    /// X's mask for Alt (Mod1), the X11 convention for moving a window by dragging it.
+    static let altHeld: UInt32 = 1 << 3
+    /// X's mask for Ctrl.
+    static let ctrlHeld: UInt32 = 1 << 2
 
     var press: Press?
     /// The press began on the track: motion scrubs instead of dragging the view.
@@ -33,7 +44,7 @@ struct Gestures {
     var lastClick: (time: UInt, x: Int, y: Int)?
 
     mutating func pressed(at b: ButtonEvent, now: Double, onTrack: Bool) {
-        press = Press(x: b.x, y: b.y, rootX: b.rootX, rootY: b.rootY, time: now)
+        press = Press(x: b.x, y: b.y, rootX: b.rootX, rootY: b.rootY, time: now, modifiers: b.modifiers)
         scrubbing = onTrack
         samples = [(b.rootY, now)]
     }

@@ -125,6 +125,17 @@ enum Indicators {
     ///
     /// Fractions are clamped to 0...1 (NaN is 0), since durations of live or broken
     /// streams produce nonsense. Labels are the caller's, drawn with `FontRenderer`.
+    /// Chapter marks: a short white tick across the track at each chapter's start (given
+    /// as fractions of the duration), the first chapter's start at 0 left out.
+    static func drawChapterMarks(on canvas: Canvas, in rect: Rect, starts: [Double]) {
+        let bar = progressTrackBar(in: rect, hover: false, thickness: 3, hoverThickness: 6)
+        guard bar.width > 0 else { return }
+        for f in starts where f.isFinite && f > 0.001 && f < 1 {
+            let x = bar.x + Int((Double(bar.width) * f).rounded())
+            canvas.fillRect(Rect(x: x - 1, y: bar.y - 4, width: 2, height: bar.height + 8), color: Color.white.withAlpha(fraction: 0.9))
+        }
+    }
+
     static func drawProgressTrack(on canvas: Canvas, in rect: Rect, progress: Double, buffered: Double,
                                          theme: Color, hover: Bool,
                                          thickness: Int = 3, hoverThickness: Int = 6) {

@@ -76,24 +76,27 @@ extension MediaQueue {
     /// sleep, or stop.
     func turn() -> LoopStep {
         guard !quitRequested, let s = screen else { return .stop }
-        for (w, e) in s.loop.pendingEvents() where s.stage.owns(window: w) {
-            s.stage.handle(e, from: w)
+        for (w, e) in s.loop.pendingEvents() {
+            for stage in [s.stage] + s.pinned where stage.owns(window: w) { stage.handle(e, from: w) }
         }
         if quitRequested { return .stop }
         let now = MonotonicClock.seconds()
         var deadline: Double?
         func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
         if let p = prepared, p !== current { _ = p.tick(presented: false, now: now) }
+        // Pinned thumbnails play on whatever the queue does.
+        let pinned = screen?.pinned ?? []
+        for p in pinned { soonest(p.tick(now: now)) }
         if let v = current {
             soonest(s.stage.tick(now: now))
             soonest(advanceIfDone(v, now: now))
-        } else if views.isEmpty {
+        } else if views.isEmpty && pinned.isEmpty {
             // Everything was dismissed or played: nothing is left to show.
             return .stop
         }
-        if s.stage.needsRedraw { s.stage.draw(now: now) }
+        for stage in [s.stage] + pinned where stage.needsRedraw { stage.draw(now: now) }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
-        if current == nil && views.isEmpty { return .stop }
+        if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) { return .stop }
         for follow in turnFollowers { follow() }
         return .wait(deadline)
     }

@@ -15,7 +15,7 @@ public final class MediaQueue {
     /// Waiting views, the presented one first.
     public internal(set) var views: [MediaView] = []
     /// The view on screen.
-    public private(set) var current: MediaView?
+    public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
     private(set) var history: [MediaView] = []
     /// The next view, opened ahead of time.
@@ -38,6 +38,8 @@ public final class MediaQueue {
         let loop: EventLoop
         let router: CommandRouter
         let stage: Stage
+        /// Thumbnails that keep playing while the queue moves on, oldest first.
+        var pinned: [Stage] = []
     }
 
     /// A new, empty queue.
@@ -114,6 +116,30 @@ public final class MediaQueue {
         presentFirst()
     }
 
+    /// Every item in order, as a playlist: those dismissed before, the presented one, then
+    /// those waiting.
+    public var playlist: [MediaView] { history + views }
+
+    /// The presented view's index in `playlist`, or nil when nothing is presented.
+    public var playlistPosition: Int? { current == nil ? nil : history.count }
+
+    /// Makes `mediaView` the whole queue and presents it: what opening a file in a
+    /// running player means (mpv's `loadfile` replace).
+    public func replaceAll(with mediaView: MediaView) {
+        if let c = current, c !== mediaView { dismiss(c, keepInHistory: false) }
+        unprepare()
+        views.removeAll { $0 !== current }
+        history.removeAll()
+        queue(mediaView: mediaView)
+    }
+
+    /// Carries out a command as if its key had been pressed: scripts and desktop controls
+    /// use the same commands as the key bindings. Nothing happens before the window exists.
+    public func execute(_ command: PlayerCommand) {
+        guard let s = screen else { return }
+        s.router.execute(command, on: s.stage)
+    }
+
     /// Ends `run()` at its next turn.
     public func quit() {
         quitRequested = true
@@ -130,7 +156,7 @@ public final class MediaQueue {
         screen = nil
     }
 
-    private func dismiss(_ v: MediaView, keepInHistory: Bool) {
+    func dismiss(_ v: MediaView, keepInHistory: Bool) {
         v.notify { $0.willDismiss(mediaView: v) }
         views.removeAll { $0 === v }
         current = nil
@@ -143,8 +169,9 @@ public final class MediaQueue {
         v.releaseSession()
     }
 
-    private func presentFirst() {
+    func presentFirst() {
         guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
+        stage.unhide()
         if prepared === v { prepared = nil }
         current = v
         v.notify { $0.willPresent(mediaView: v) }
@@ -177,6 +204,8 @@ public final class MediaQueue {
         case .next: presentNext()
         case .previous: presentPrevious()
         case .quit: quit()
+        case .screenshot: saveScreenshot()
+        case .pin: pinCurrent()
         default: break
         }
     }
@@ -197,6 +226,9 @@ public struct PresentationOptions {
     public var advancesAutomatically = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
+    /// Where the thumbnail's place and size are remembered between runs (a small text
+    /// file); nil remembers them only while the queue runs.
+    public var thumbnailMemoryPath: String?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
     /// Called with a one-line message when the window cannot be made.
@@ -207,6 +239,10 @@ public struct PresentationOptions {
     /// Makes the view for a dropped or pasted path or URL; unset, a new view takes the
     /// settings of the view on screen.
     public var makeView: ((String) -> MediaView)?
+    /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
+    public var windowIcons: [RGBAImage] = []
+    /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
+    public var screenshotDirectory: String?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

@@ -104,16 +104,28 @@ extension MediaSession {
         let progress = dur > 0 ? position / dur : 0
         Indicators.drawProgressTrack(on: canvas, in: l.bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
                                      theme: view.settings.themeColor, hover: state.trackHover)
+        if dur > 0 { Indicators.drawChapterMarks(on: canvas, in: l.bar, starts: info.chapters.map { $0.start / dur }) }
         if state.trackHover, let x = state.pointerX, dur > 0 {
-            // The time under the pointer, just above the bar.
+            // The time under the pointer, just above the bar, with the chapter it falls in.
             let f = Indicators.progressFraction(atX: x, in: l.bar)
-            let text = MediaView.formatTime(f * dur, longest: dur)
+            let text = font.truncated(hoverLabel(atFraction: f), toWidth: max(80, canvas.bounds.width / 2))
             let w = font.measure(text).width
             let bx = max(l.bar.x, min(l.bar.maxX - w - 8, x - w / 2 - 4))
             let box = Rect(x: bx, y: l.band.y - 24, width: w + 8, height: 20)
             canvas.fillRoundedRect(box, radius: 4, color: Color.black.withAlpha(fraction: 0.7))
             _ = font.draw(text, at: bx + 4, baseline: box.y + 15, color: .white, on: canvas)
+            drawPreview(on: canvas, buffer: canvas.buffer, fraction: f, pointerX: x, above: box.y)
         }
+    }
+
+    /// What the label over the hovered track says: the time there, and the chapter it
+    /// falls in when the file names its chapters.
+    func hoverLabel(atFraction f: Double) -> String {
+        guard let info, let dur = info.duration, dur > 0 else { return "" }
+        let text = MediaView.formatTime(f * dur, longest: dur)
+        guard let chapter = info.chapters.last(where: { $0.start <= f * dur }), let title = chapter.title,
+              !title.isEmpty else { return text }
+        return text + " · " + title
     }
 
     private func drawTitle(on canvas: Canvas) {

@@ -40,6 +40,8 @@ final class MediaSession {
     var detail = DetailPicture()
     /// Made on first draw: it owns swscale contexts and their threads.
     var scaler: Scaler?
+    /// Pictures along the track, made on the first hover.
+    var preview: TrackPreview?
     /// When the view was last put on screen (monotonic seconds).
     var firstShownAt: Double = 0
 
@@ -77,6 +79,8 @@ final class MediaSession {
         small.close()
         detail.drop(keepTried: false)
         scaler = nil
+        preview?.previewer.close()
+        preview = nil
     }
 
     var info: MediaInfo? { player?.info }
@@ -153,6 +157,8 @@ final class MediaSession {
             handleEnd(p, now: now, tick: &t)
         }
         if tickDetail() { t.redraw = true }
+        // A preview that arrived while the pointer rests on the track is drawn at once.
+        if preview?.previewer.takeNews() == true { t.redraw = true }
         return t
     }
 

@@ -23,13 +23,41 @@ extension MediaView {
     /// Seeks by `seconds` from the current position (negative goes back), exactly there.
     public func seek(by seconds: Double) {
         guard let s = session, seconds.isFinite else { return }
-        s.seek(to: s.position + seconds)
+        seek(to: s.position + seconds)
     }
 
     /// Seeks to `fraction` (0...1) of the duration, exactly there.
     public func seek(toFraction fraction: Double) {
         guard let s = session, let d = s.info?.duration, fraction.isFinite else { return }
-        s.seek(to: max(0, min(1, fraction)) * d)
+        seek(to: max(0, min(1, fraction)) * d)
+    }
+
+    /// Seeks to `seconds` from the start (kept within the media), exactly there; the
+    /// delegate hears where.
+    public func seek(to seconds: Double) {
+        guard let s = session, s.info?.isPlayable == true, seconds.isFinite else { return }
+        let target = max(0, min(seconds, s.info?.duration ?? seconds))
+        s.seek(to: target)
+        notify { $0.mediaView(self, didSeekTo: target) }
+    }
+
+    /// The chapter the playback position is in (its index in `info.chapters`), if any.
+    public var currentChapter: Int? {
+        guard let chapters = info?.chapters, !chapters.isEmpty else { return nil }
+        // A little ahead, so a jump that landed on a chapter's first frame counts as in it.
+        return chapters.lastIndex { $0.start <= position + 0.05 }
+    }
+
+    /// Jumps `delta` chapters forward (negative: back) to the chapter's start; past the last
+    /// one it goes to the end, before the first to the start.
+    public func jumpChapter(by delta: Int) {
+        guard let chapters = info?.chapters, !chapters.isEmpty, delta != 0 else { return }
+        let target = (currentChapter ?? -1) + delta
+        if target >= chapters.count, let d = info?.duration {
+            seek(by: d - position)
+        } else {
+            seek(by: chapters[max(0, target)].start - position)
+        }
     }
 
     /// Volume 0...1 of this view's sound.

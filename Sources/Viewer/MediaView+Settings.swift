@@ -38,6 +38,12 @@ extension MediaView {
         public var shouldDismissAfterFinishedPlaying = false
         /// Shows the progress track for video and audio.
         public var shouldShowTrack = true
+        /// Hovering the track of a video shows a picture of the time under the pointer.
+        public var shouldShowTrackPreviews = true
+        /// The width of those pictures, in pixels (64 to 480).
+        public var trackPreviewWidth = 160 {
+            didSet { trackPreviewWidth = max(64, min(480, trackPreviewWidth)) }
+        }
         /// The right-hand time label counts down what is left instead of the duration.
         public var shouldDisplayRemainingTime = false
         /// The font family of the track's labels (fontconfig name); nil for the default.
@@ -64,6 +70,8 @@ extension MediaView {
         }
         /// Thumbnail width as a share of the monitor's width; 1/3 on a desktop monitor.
         public var minimizedWidthRatio: Double = 1.0 / 3.0
+        /// The minimized thumbnail shows on every workspace, as picture-in-picture does.
+        public var minimizedOnAllWorkspaces = true
         /// A picture drawn instead of the built-in play button.
         public var customPlayButton: RGBAImage?
         /// A picture drawn instead of the built-in fail indicator.

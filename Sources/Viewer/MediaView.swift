@@ -28,6 +28,8 @@ public final class MediaView {
     var preloader: Downloader?
     /// The window showing the view, for minimizing and restoring from code.
     weak var stage: Stage?
+    /// A short line over the media (resume position, screenshot saved), while it lasts.
+    var message: OnScreenMessage?
     /// Wakes the main loop; set when a queue takes the view.
     var wake: @Sendable () -> Void = {}
 
@@ -81,6 +83,12 @@ public final class MediaView {
     public var isPreviewing: Bool { session?.small.isPreviewing ?? false }
     /// Whether the view is shrunk into the corner thumbnail.
     public var isMinimized: Bool { stage?.isMinimized ?? false }
+    /// Whether the view is presented fullscreen (or would be, once restored from the
+    /// thumbnail); false in a window or embedded in a host window.
+    public var isFullscreen: Bool {
+        guard let s = stage, !s.window.isEmbedded else { return false }
+        return s.placement.wantsFullscreen
+    }
 
     /// Removes the media, keeping the options, title and details; the view can take other
     /// media after.

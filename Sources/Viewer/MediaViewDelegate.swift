@@ -17,6 +17,8 @@ public protocol MediaViewDelegate: AnyObject {
     func didShowFirstFrame(for mediaView: MediaView)
     /// Playback paused.
     func didPauseMedia(for mediaView: MediaView)
+    /// The position jumped (a key, the track, code, a script) to `position` seconds.
+    func mediaView(_ mediaView: MediaView, didSeekTo position: Double)
     /// The view is about to be put on screen.
     func willPresent(mediaView: MediaView)
     /// The view is on screen.
@@ -57,6 +59,8 @@ public protocol MediaViewDelegate: AnyObject {
     func mediaViewWillRotate(_ mediaView: MediaView)
     /// The screen or the media turned.
     func mediaViewDidRotate(_ mediaView: MediaView)
+    /// The picture on screen was saved as a PNG file at `path` (the `screenshot` command).
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String)
     /// The user clicked the title.
     func handleTitleSelection(in mediaView: MediaView)
     /// The user clicked the details.
@@ -71,6 +75,7 @@ public extension MediaViewDelegate {
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {}
     func didShowFirstFrame(for mediaView: MediaView) {}
     func didPauseMedia(for mediaView: MediaView) {}
+    func mediaView(_ mediaView: MediaView, didSeekTo position: Double) {}
     func willPresent(mediaView: MediaView) {}
     func didPresent(mediaView: MediaView) {}
     func willDismiss(mediaView: MediaView) {}
@@ -91,6 +96,7 @@ public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didDownloadGif path: String) {}
     func mediaViewWillRotate(_ mediaView: MediaView) {}
     func mediaViewDidRotate(_ mediaView: MediaView) {}
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) {}
     func handleTitleSelection(in mediaView: MediaView) {}
     func handleDetailsSelection(in mediaView: MediaView) {}
 }

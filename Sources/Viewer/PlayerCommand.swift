@@ -11,8 +11,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case seek(seconds: Double)
     /// Seek to a percentage (0-100) of the duration.
     case seekAbsolutePercent(Double)
+    /// Seek to this many seconds from the start.
+    case seekAbsolute(seconds: Double)
     /// Change the volume by this many percentage points.
     case volume(delta: Int)
+    /// Jump this many chapters forward (negative: back).
+    case chapter(delta: Int)
     /// Mute or unmute.
     case toggleMute
     /// Present the next item.
@@ -41,12 +45,16 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case minimize
     /// Back from the thumbnail to fullscreen.
     case restore
+    /// Keep the current item playing in a thumbnail of its own and move on.
+    case pin
     /// End the program (the queue's loop).
     case quit
     /// Play the paths or links on the clipboard.
     case paste
     /// Put the picture on screen (full size, PNG) and its source on the clipboard.
     case copy
+    /// Save the picture on screen, at the media's resolution, as a PNG file.
+    case screenshot
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -81,7 +89,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             }
         case "seek":
             guard args.count == 1 || args.count == 2 else {
-                throw ParseError(description: "usage: seek SECONDS [relative|absolute-percent]")
+                throw ParseError(description: "usage: seek SECONDS [relative|absolute|absolute-percent]")
             }
             let amount = try number(args[0], for: "seek")
             let flags = args.count == 2 ? args[1].split(separator: "+").map(String.init) : []
@@ -94,13 +102,28 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
                 }
                 return .seekAbsolutePercent(amount)
             }
+            if flags.contains("absolute") {
+                guard amount >= 0 else {
+                    throw ParseError(description: "an absolute seek needs 0 or more seconds, got '\(args[0])'")
+                }
+                return .seekAbsolute(seconds: amount)
+            }
             return .seek(seconds: amount)
         case "add":
-            guard args.first == "volume" else {
-                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume)")
+            switch args.first {
+            case "volume":
+                try expectCount(args, 2, usage: "add volume STEP")
+                return .volume(delta: try integer(args[1], for: "add volume"))
+            case "chapter":
+                try expectCount(args, 2, usage: "add chapter STEP")
+                let step = try integer(args[1], for: "add chapter")
+                guard step != 0, abs(step) <= 1000 else {
+                    throw ParseError(description: "add chapter needs a step between -1000 and 1000 other than 0, got '\(args[1])'")
+                }
+                return .chapter(delta: step)
+            default:
+                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume and chapter)")
             }
-            try expectCount(args, 2, usage: "add volume STEP")
-            return .volume(delta: try integer(args[1], for: "add volume"))
         case "rotate":
             try expectCount(args, 1, usage: "rotate DEGREES")
             let degrees = try integer(args[0], for: "rotate")
@@ -129,7 +152,9 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .togglePause: "cycle pause"
         case .seek(let seconds): "seek \(Self.format(seconds))"
         case .seekAbsolutePercent(let percent): "seek \(Self.format(percent)) absolute-percent"
+        case .seekAbsolute(let seconds): "seek \(Self.format(seconds)) absolute"
         case .volume(let delta): "add volume \(delta)"
+        case .chapter(let delta): "add chapter \(delta)"
         case .toggleMute: "cycle mute"
         case .next: "playlist-next"
         case .previous: "playlist-prev"
@@ -144,22 +169,24 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .pan(let dx, let dy): "pan \(dx) \(dy)"
         case .minimize: "minimize"
         case .restore: "restore"
+        case .pin: "pin"
         case .quit: "quit"
         case .paste: "paste"
         case .copy: "copy"
+        case .screenshot: "screenshot"
         }
     }
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
-        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "quit": .quit,
-        "paste": .paste, "copy": .copy,
+        "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
+        "screenshot": .screenshot, "paste": .paste, "copy": .copy,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]
 
     /// mpv's precision flags mean nothing for a player that always seeks exactly.
-    private static let seekFlags: Set<String> = ["relative", "absolute-percent", "exact", "keyframes"]
+    private static let seekFlags: Set<String> = ["relative", "absolute", "absolute-percent", "exact", "keyframes"]
 
     private static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
         guard args.count == count else {

@@ -17,12 +17,16 @@ extension Stage {
         switch e {
         case .key(let k):
             KeyboardSpy.shared.dispatch(k)
-            guard k.isPress, let name = k.name else { return }
-            if let c = bindings.command(for: name) { router.execute(c, on: self) }
+            guard k.isPress, let name = k.name, let c = bindings.command(for: name) else { return }
+            // A held key repeats what makes sense to repeat (seeking, volume, zoom), not a
+            // pin, a dismissal or the next item.
+            if k.isAutoRepeat && !c.repeatsWhileHeld { return }
+            router.execute(c, on: self)
         case .button(let b):
             handleButton(b, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
+            if isMinimized { controls.pointerInside = true; needsRedraw = true }
             let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
             if held, gestures.scrubbing, let v = view, let hit = trackHit() {
                 // Dragging along the track scrubs.
@@ -34,7 +38,10 @@ extension Stage {
             } else {
                 showControls(now: now)
             }
-        case .configured, .exposed, .mapped, .pointerInside:
+        case .pointerInside(let inside):
+            controls.pointerInside = inside
+            needsRedraw = true
+        case .configured, .exposed, .mapped:
             needsRedraw = true
         case .closeRequested:
             router.execute(.quit, on: self)
@@ -55,6 +62,10 @@ extension Stage {
 
     private func handleButton(_ b: ButtonEvent, now: Double) {
         guard b.button == 1 else {
+            if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
+                resizeThumbnail(larger: b.button == 4)
+                return
+            }
             if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
                let c = bindings.command(for: name) { router.execute(c, on: self) }
             return
@@ -76,8 +87,7 @@ extension Stage {
         }
         if dragEnded(now: now) || !still { return }
         if isMinimized {
-            // A click on the thumbnail brings the view back.
-            setMinimized(false, animated: true)
+            clickThumbnail(x: b.x, y: b.y)
             return
         }
         click(x: b.x, y: b.y, time: b.time, now: now)
@@ -130,6 +140,19 @@ extension Stage {
             router.execute(c, on: self)
         } else {
             v.togglePlay()
+        }
+        needsRedraw = true
+    }
+
+    /// A click on the thumbnail: its controls when they show, else (and anywhere off them)
+    /// back to full size.
+    private func clickThumbnail(x: Int, y: Int) {
+        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds).hit(x: x, y: y) : .elsewhere
+        switch hit {
+        case .playPause: view?.togglePlay()
+        case .close: router.execute(.dismiss, on: self)
+        case .progress(let f): view?.seek(toFraction: f)
+        case .restore, .elsewhere: setMinimized(false, animated: true)
         }
         needsRedraw = true
     }

@@ -35,6 +35,14 @@ extension Stage {
             guard gestures.drag != nil else { return }
             gestures.notifiedChange = false
         }
+        if case .move(let start) = gestures.drag {
+            moveThumbnail(from: start, dx: dx, dy: dy)
+            return
+        }
+        if case .resize(let start, let edges) = gestures.drag {
+            resizeThumbnail(from: start, pulling: edges, dx: dx, dy: dy)
+            return
+        }
         let l = layout(for: v)
         var offset = 0.0
         switch gestures.drag {
@@ -47,7 +55,7 @@ extension Stage {
         case .thumbnailAway:
             let d = max(0, dx)
             gestures.drag = .thumbnailAway(dx: d)
-            let m = l.minimizedFrame
+            let m = thumbnailFrame(for: v)
             setFrame(Rect(x: m.x + d, y: m.y, width: m.width, height: m.height))
             offset = min(1, Double(d) / Double(max(1, m.width)))
             fade.content = 1 - offset
@@ -60,7 +68,7 @@ extension Stage {
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
             v.session?.applyVolume(v.playerOptions, duck: 1 - offset)
             fade.overlay = 1 - offset
-        case nil:
+        case .move, .resize, nil:
             break
         }
         if !gestures.notifiedChange {
@@ -75,11 +83,18 @@ extension Stage {
     /// Which drag a first motion starts, telling the delegate; nil when none applies.
     private func startDrag(_ v: MediaView, dx: Int, dy: Int) -> Gestures.Drag? {
         if isMinimized {
+            if let p = gestures.press, p.modifiers & Gestures.altHeld != 0 {
+                return .move(start: windowFrame)
+            }
+            if let p = gestures.press {
+                let edges = ThumbnailSnap.edges(atX: p.x, y: p.y, width: window.width, height: window.height)
+                if !edges.isEmpty { return .resize(start: windowFrame, edges: edges) }
+            }
             if dx > abs(dy) {
                 v.notify { $0.willChangeDismissing(for: v) }
                 return .thumbnailAway(dx: 0)
             }
-            guard v.swipeMode == .minimize else { return nil }
+            guard v.swipeMode == .minimize, !isPinned else { return nil }
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: true, progress: 1)
         }
@@ -88,6 +103,7 @@ extension Stage {
         case .minimize:
             gestures.dragStart = windowFrame
             window.setFloating(true)
+            announceFloating()
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
         case .dismiss:
@@ -109,18 +125,22 @@ extension Stage {
         case .minimize(let started, let prog):
             let toMin = ThumbnailLayout.settlesMinimized(progress: prog, startedMinimized: started)
             v.notify { $0.willEndMinimizing(for: v, atMinimizedState: toMin) }
-            animate(to: toMin ? l.minimizedFrame : presentedFrame, now: now, offset: (prog, toMin ? 1 : 0)) { [self] in
+            animate(to: toMin ? thumbnailFrame(for: v) : presentedFrame, now: now, offset: (prog, toMin ? 1 : 0)) { [self] in
                 finishMinimizing(v, minimized: toMin)
             }
         case .thumbnailAway(let dx):
             let away = l.dismissesThumbnail(dragDX: dx)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
-            let m = l.minimizedFrame
+            let m = thumbnailFrame(for: v)
             let target = away ? Rect(x: l.originX + l.screenWidth, y: m.y, width: m.width, height: m.height) : m
             let from = min(1, Double(dx) / Double(max(1, m.width)))
             animate(to: target, now: now, fadeTo: away ? 0 : 1, offset: (from, away ? 1 : 0)) { [self] in
                 finishDismissing(v, dismissed: away)
             }
+        case .move:
+            settleThumbnail(v, now: now)
+        case .resize:
+            keepThumbnail(windowFrame)
         case .dismissDown(let dy):
             let away = l.dismissesDown(dragDY: dy, velocity: gestures.downwardVelocity)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
@@ -137,6 +157,11 @@ extension Stage {
     /// Minimizes or restores without a drag (keys, a click on the thumbnail, code), with the
     /// same delegate calls as the gesture.
     func setMinimized(_ on: Bool, animated: Bool) {
+        if isPinned {
+            // A pinned thumbnail has no full-size window of its own: it takes the queue's.
+            if !on { router.restorePinned(self) }
+            return
+        }
         guard let v = view, on != isMinimized, animation == nil, gestures.drag == nil, !window.isEmbedded,
               !on || v.swipeMode != .none else { return }
         v.notify { $0.willChangeMinimization(for: v) }
@@ -146,7 +171,7 @@ extension Stage {
         }
         v.notify { $0.didChangeMinimization(for: v) }
         v.notify { $0.willEndMinimizing(for: v, atMinimizedState: on) }
-        let target = on ? layout(for: v).minimizedFrame : presentedFrame
+        let target = on ? thumbnailFrame(for: v) : presentedFrame
         let offset = (on ? 0.0 : 1.0, on ? 1.0 : 0.0)
         if animated {
             animate(to: target, now: MonotonicClock.seconds(), offset: offset) { [self] in finishMinimizing(v, minimized: on) }
@@ -159,6 +184,10 @@ extension Stage {
 
     private func finishMinimizing(_ v: MediaView, minimized: Bool) {
         isMinimized = minimized
+        tellWindowManager(minimized: minimized, view: v)
+        // A window manager that only floated the window partway through the motion may have
+        // kept an earlier size: the thumbnail's frame is asked for once more.
+        if minimized { setFrame(thumbnailFrame(for: v)) }
         v.session?.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
         if !minimized { restorePresentedState() }
@@ -177,7 +206,7 @@ extension Stage {
             // The next item, if any, appears where the last one was presented.
             if let next = view {
                 if wasMinimized {
-                    setFrame(layout(for: next).minimizedFrame)
+                    setFrame(thumbnailFrame(for: next))
                 } else {
                     isMinimized = false
                     restorePresentedState()

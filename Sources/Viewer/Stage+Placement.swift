@@ -21,7 +21,7 @@ extension Stage {
             setMinimized(true, animated: true)
         case .restore:
             setMinimized(false, animated: true)
-        case .seek, .seekAbsolutePercent:
+        case .seek, .seekAbsolutePercent, .seekAbsolute, .chapter:
             showControls(now: now)
         case .paste:
             if let why = window.paste() { router.queue.presentation.onMessage?("nothing pasted: \(why)") }
@@ -97,7 +97,11 @@ extension Stage {
         let v = view
         if turned, let v { v.notify { $0.mediaViewWillRotate(v) } }
         if let v, isMinimized {
-            setFrame(layout(for: v).minimizedFrame)
+            // A place kept on a layout that is gone no longer applies; back to the corner.
+            if let t = placement.thumbnail, ThumbnailSnap.inside(t, freeArea) != t {
+                placement.thumbnail = nil
+            }
+            setFrame(thumbnailFrame(for: v))
         } else if placement.wantsFullscreen && !window.isEmbedded {
             window.setFullscreen(true)
         }

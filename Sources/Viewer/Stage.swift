@@ -46,6 +46,12 @@ final class Stage {
         var inlineOrigin: Rect?
         /// The screen's orientation last seen, to tell rotations from resizes.
         var portrait: Bool
+        /// Where the user moved or resized the thumbnail to, on the current monitor layout.
+        var thumbnail: Rect?
+        /// Where that place is kept between runs.
+        var memory: ThumbnailMemory?
+        /// A pinned thumbnail: it plays on while the queue moves on in another window.
+        var pinned = false
     }
 
     /// Pointer and timing of the controls (track, title, close button).
@@ -53,6 +59,8 @@ final class Stage {
         /// Controls stay visible until then (pointer moved, key pressed).
         var until: Double = 0
         var pointer: (x: Int, y: Int) = (0, 0)
+        /// The pointer is over the window (a thumbnail shows its controls then).
+        var pointerInside = false
     }
 
     /// Overlay and picture opacity during gestures.
@@ -61,7 +69,10 @@ final class Stage {
         var content: Double = 1
     }
 
-    init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions) throws(XError) {
+    /// A window for the queue (or, with `takesFocus` false, a pinned thumbnail that leaves
+    /// the keyboard where it was).
+    init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions,
+         takesFocus: Bool = true) throws(XError) {
         self.display = display
         self.loop = loop
         self.router = router
@@ -71,8 +82,10 @@ final class Stage {
         let gh = options.geometry?.height ?? min(720, screen.height)
         let gx = options.geometry?.x ?? max(0, (screen.width - gw) / 2)
         let gy = options.geometry?.y ?? max(0, (screen.height - gh) / 2)
+        let memory = options.thumbnailMemoryPath.map { ThumbnailMemory(path: $0) }
         placement = Placement(wantsFullscreen: !options.windowed, windowed: Rect(x: gx, y: gy, width: gw, height: gh),
-                              portrait: screen.height > screen.width)
+                              portrait: screen.height > screen.width,
+                              thumbnail: memory?.frame(for: ThumbnailMemory.key(display.monitors)), memory: memory)
         if let parent = options.parentWindow {
             let size = display.windowSize(parent) ?? (gw, gh)
             window = try XWindow(display: display, x: 0, y: 0, width: size.width, height: size.height, parent: parent)
@@ -89,11 +102,12 @@ final class Stage {
         surface = Surface(window: window)
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
+        window.setIcons(options.windowIcons)
         // Files and links dragged from a file manager or browser; an embedded view's host
         // decides about drops on its own window.
         if options.parentWindow == nil { window.acceptDrops() }
         window.map()
-        if !display.hasWindowManager && !window.isEmbedded { window.focus() }
+        if takesFocus && !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
 
     isolated deinit {
@@ -119,6 +133,9 @@ final class Stage {
         needsRedraw = true
         loop.wake()
     }
+
+    /// Whether this stage is a pinned thumbnail rather than the queue's window.
+    var isPinned: Bool { placement.pinned }
 
     /// Takes the view off the stage (dismissed); the window stays for the next one.
     func clear() {
@@ -155,6 +172,12 @@ final class Stage {
             needsRedraw = true
             return 1.0 / 30
         }
+        if let m = v.message {
+            // Drawn until it expires, then once more without it.
+            if m.until > now { return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity) }
+            v.message = nil
+            needsRedraw = true
+        }
         if controls.until > now { return controls.until - now + 0.01 }
         if controls.until != 0 { controls.until = 0; needsRedraw = true }
         if v.isPlayable && v.session?.frame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
@@ -187,6 +210,13 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if let m = view?.message, m.until > now, !isMinimized {
+                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
+            }
+            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
+                ThumbnailControls(bounds: bounds).draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor,
+                                                       pointerX: controls.pointer.y >= window.height - 40 ? controls.pointer.x : nil)
+            }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
                 Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),

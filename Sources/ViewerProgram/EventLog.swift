@@ -1,48 +1,6 @@
 import Glibc
 import Synchronization
 
-/// A JSON value for an event log field.
-public enum JSONValue: Equatable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
-    case string(String)
-    case int(Int)
-    /// Written as JSON null when not finite, since JSON has no NaN or infinity.
-    case double(Double)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(nilLiteral: ()) { self = .null }
-
-    /// The value as JSON text.
-    public var json: String {
-        var out = ""
-        write(to: &out)
-        return out
-    }
-
-    func write(to out: inout String) {
-        switch self {
-        case .string(let text): EventLog.appendQuoted(text, to: &out)
-        case .int(let number): out += String(number)
-        case .double(let number): out += number.isFinite ? String(number) : "null"
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .null: out += "null"
-        case .array(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                item.write(to: &out)
-            }
-            out += "]"
-        }
-    }
-}
-
 /// Writes what happened as JSON lines: `{"t":12.345678,"event":"presented","index":0,...}`.
 ///
 /// `t` is seconds since the log was opened on the monotonic clock, so it never jumps

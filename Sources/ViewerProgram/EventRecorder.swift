@@ -77,6 +77,7 @@ final class EventRecorder: MediaViewDelegate {
     }
     func mediaViewWillRotate(_ mediaView: MediaView) { emit("will_rotate", [("rotation", .int(mediaView.userRotation))]) }
     func mediaViewDidRotate(_ mediaView: MediaView) { emit("did_rotate", [("rotation", .int(mediaView.userRotation))]) }
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) { emit("screenshot", [("path", .string(path))]) }
     func handleTitleSelection(in mediaView: MediaView) { emit("title_selected") }
     func handleDetailsSelection(in mediaView: MediaView) { emit("details_selected") }
 }

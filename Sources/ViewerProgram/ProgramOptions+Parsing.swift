@@ -37,12 +37,14 @@ extension ProgramOptions {
     }
 
     static let groupOrder = ["Information", "Scripts and benchmarks", "Window", "Playback and queue",
-                             "Minimizing", "Overlays and look", "Cache, network and limits"]
+                             "Minimizing", "Overlays and look", "Cache, network and limits", "Desktop"]
 
     static let optionTable: [OptionSpec] = [
         flag("--help", "Information", "show this help and exit (also -h)") { $0.showHelp = true },
         flag("--version", "Information", "print the version and exit") { $0.showVersion = true },
         flag("--list-bindings", "Information", "print the active key bindings and exit") { $0.listBindings = true },
+        flag("--man-page", "Information", "print the manual page (roff, as installed as mediaview.1) and exit") {
+            $0.showManual = true },
         value("--input-conf", "FILE", "Information",
               "key bindings laid over the defaults (default $XDG_CONFIG_HOME/mediaview/input.conf)") {
             $0.inputConfPath = try nonEmpty("--input-conf", $1) },
@@ -85,6 +87,10 @@ extension ProgramOptions {
               "thumbnail height/width: landscape (9/16), square (1), portrait (16/9) or a number, "
                 + "kept within [9/16, 16/9] (default landscape)") {
             $0.minimizedAspectRatio = try aspect($1) },
+        flag("--minimized-reset", "Minimizing", "forget where the thumbnail was moved and how large it was made") {
+            $0.minimizedReset = true },
+        flag("--no-minimized-sticky", "Minimizing", "show the thumbnail on its own workspace only, not on every one") {
+            $0.minimizedSticky = false },
         value("--minimized-width-ratio", "R", "Minimizing", "thumbnail width as a fraction of the monitor's, above 0 and at most 1 (default 1/3)") {
             $0.minimizedWidthRatio = try fraction("--minimized-width-ratio", $1) },
         value("--top-buffer", "PX", "Minimizing", "room for a top panel: pixels, panel (32) or taskbar (48) (default 0)") {
@@ -119,6 +125,17 @@ extension ProgramOptions {
             $0.maxPixels = try integer("--max-pixels", $1, in: 1...Int.max) },
         value("--timeout", "SECONDS", "Cache, network and limits", "network timeout (default 15)") {
             $0.timeout = try positiveNumber("--timeout", $1, unit: "a number of seconds") },
+
+        value("--input-ipc-server", "PATH", "Desktop",
+              "serve mpv's JSON IPC on this Unix socket (default $XDG_RUNTIME_DIR/mediaview.socket; '' for none)") {
+            $0.desktop.ipcServerPath = $1 },
+        flag("--enqueue", "Desktop",
+             "hand the files to the mediaview running on the IPC socket and exit; start as usual if none runs") {
+            $0.desktop.enqueue = true },
+        flag("--no-resume", "Desktop",
+             "start video and audio longer than 2 minutes from the beginning, not where they were left "
+                + "(positions are kept in $XDG_STATE_HOME/mediaview/resume)") {
+            $0.desktop.resume = false },
     ]
 }
 

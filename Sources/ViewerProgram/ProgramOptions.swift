@@ -12,6 +12,8 @@ public struct ProgramOptions: Equatable, Sendable {
     public var showHelp = false
     public var showVersion = false
     public var listBindings = false
+    /// Print the manual page (roff) and exit.
+    public var showManual = false
     /// Replaces the user's input.conf (the bundled defaults still load beneath it).
     public var inputConfPath: String?
 
@@ -41,6 +43,10 @@ public struct ProgramOptions: Equatable, Sendable {
     public var minimizedAspectRatio: Double = 9.0 / 16.0
     /// Fraction of the monitor's width the thumbnail takes (clamped to the monitor later).
     public var minimizedWidthRatio: Double = 1.0 / 3.0
+    /// Forget the thumbnail's remembered place and size.
+    public var minimizedReset = false
+    /// The thumbnail shows on every workspace.
+    public var minimizedSticky = true
     public var topBuffer = 0
     public var bottomBuffer = 0
     /// Nil keeps the view's own theme colour.
@@ -72,6 +78,9 @@ public struct ProgramOptions: Equatable, Sendable {
     /// Network timeout in seconds.
     public var timeout: Double = 15
 
+    /// The control socket, one instance, resume.
+    public var desktop = Desktop()
+
     public init() {}
 
     /// `WxH[+X+Y]`: a window size and, optionally, where its top-left corner goes.
@@ -85,6 +94,19 @@ public struct ProgramOptions: Equatable, Sendable {
         public init(width: Int, height: Int, x: Int? = nil, y: Int? = nil) {
             (self.width, self.height, self.x, self.y) = (width, height, x, y)
         }
+    }
+
+    /// How the program lives on a desktop beside other programs and other launches of itself.
+    public struct Desktop: Equatable, Sendable {
+        /// mpv's JSON IPC socket; nil: `$XDG_RUNTIME_DIR/mediaview.socket` when that is set;
+        /// empty: none, as in mpv.
+        public var ipcServerPath: String?
+        /// Hand the inputs to the instance already running on the socket, then exit.
+        public var enqueue = false
+        /// Start long video and audio where they were left.
+        public var resume = true
+
+        public init() {}
     }
 
     /// What a left-button drag on the presented view does.

@@ -25,11 +25,14 @@ public enum ViewerApp {
         }
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
+        if opts.showManual { print(ProgramOptions.manPage(version: version), terminator: ""); return 0 }
         let environment = ProcessInfo.processInfo.environment
         FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
+        let ipcPath = opts.desktop.ipcServerPath.map { $0.isEmpty ? nil : $0 } ?? defaultIPCPath(environment)
+        if opts.desktop.enqueue, let status = enqueue(opts.inputs, at: ipcPath) { return status }
 
         var log: EventLog?
         if let path = opts.eventsPath {
@@ -51,6 +54,12 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.screenshotDirectory = picturesDirectory(environment)
+        presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
+            RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+        }
+        presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
+        if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
         queue.presentation = presentation
@@ -59,21 +68,37 @@ public enum ViewerApp {
         let icons = (play: opts.playIconPath.flatMap { loadIcon($0) }, fail: opts.failIconPath.flatMap { loadIcon($0) },
                      music: opts.musicIconPath.flatMap { loadIcon($0) })
 
-        // Items dropped or pasted later are made as the arguments are, numbered after them.
         var made = 0
-        func view(_ input: String) -> MediaView {
+        var ipc: IPCController?
+        let resumeStore = opts.desktop.resume ? stateDirectory(environment).map { ResumeStore(path: $0 + "/resume") } : nil
+        var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
+        // Every item, from the command line or a script on the socket, is made the same way.
+        let build = { (input: String) -> MediaView in
             let v = makeView(input, options: opts)
             v.customPlayButton = icons.play
             v.customFailButton = icons.fail
             v.customMusicButton = icons.music
             v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
             made += 1
+            ipc?.adopt(v)
+            if let store = resumeStore {
+                let r = ResumeRecorder(store: store, source: absoluteInput(input))
+                v.addObserver(r)
+                resumers[ObjectIdentifier(v)] = r
+            }
             return v
         }
-        queue.presentation.makeView = { view($0) }
+        // Items dropped or pasted later are made the same way too.
+        queue.presentation.makeView = { build($0) }
         queue.presentation.onMessage = { say("mediaview: \($0)") }
+        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
+        case .success(let controller): ipc = controller
+        case .failure(let status): return status.code
+        }
+        defer { ipc?.server.close() }
+
         for input in inputs {
-            queue.queue(mediaView: view(input))
+            queue.queue(mediaView: build(input))
             if let e = displayError {
                 say("mediaview: \(e)")
                 return 2
@@ -82,6 +107,8 @@ public enum ViewerApp {
         let mpris = DesktopBus.start(on: queue, environment: environment)
         queue.run()
         withExtendedLifetime(mpris) {}
+        // The item on screen at the end is left, not dismissed: remember where.
+        if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
@@ -95,6 +122,15 @@ public enum ViewerApp {
         queue.shutdown()
         log?.log("exit", [("status", .int(Int(status)))])
         return status
+    }
+
+    /// Where the program keeps what it remembers between runs: `$XDG_STATE_HOME/mediaview`,
+    /// or `~/.local/state/mediaview` when that is unset or not absolute (as the XDG spec
+    /// says); nil when not even HOME is known.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/mediaview" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/mediaview" }
+        return nil
     }
 
     /// Summary line of `--benchmark`.
@@ -121,6 +157,7 @@ public enum ViewerApp {
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
         v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio
+        v.minimizedOnAllWorkspaces = o.minimizedSticky
         v.topBuffer = EdgeBuffer(o.topBuffer)
         v.bottomBuffer = EdgeBuffer(o.bottomBuffer)
         v.shouldHideCloseButton = o.hideCloseButton

@@ -21,8 +21,8 @@ public enum KeyName {
         public static let meta: UInt32 = 1 << 6     // Mod4, the Super/Windows key
     }
 
-    /// Name of a key press, or nil for keys that have no name here (bare modifiers,
-    /// media keys, dead keys) and so can never be bound.
+    /// Name of a key press, or nil for keys that have no name here (bare modifiers, dead
+    /// keys) and so can never be bound.
     public static func name(keysym: UInt, state: UInt32) -> String? {
         if let special = specialKeys[keysym] {
             return prefix(state, includeShift: true) + special
@@ -145,6 +145,11 @@ public enum KeyName {
             0xFF50: "HOME", 0xFF57: "END",
             0xFF55: "PGUP", 0xFF56: "PGDWN",                   // Prior, Next
             0xFF51: "LEFT", 0xFF52: "UP", 0xFF53: "RIGHT", 0xFF54: "DOWN",
+            // The keyboard's media keys (XF86keysym.h), with mpv's names, so the play and
+            // next keys work while the window has the focus.
+            0x1008FF14: "PLAY", 0x1008FF31: "PAUSE", 0x1008FF15: "STOP",
+            0x1008FF16: "PREV", 0x1008FF17: "NEXT",
+            0x1008FF12: "MUTE", 0x1008FF11: "VOLUME_DOWN", 0x1008FF13: "VOLUME_UP",
         ]
         for n in 0..<24 { table[0xFFBE + UInt(n)] = "F\(n + 1)" }
         for n in 0...9 { table[0xFFB0 + UInt(n)] = "KP\(n)" }
@@ -167,7 +172,11 @@ public enum KeyName {
     private static let specialNameAliases: [String: String] = [
         "RETURN": "ENTER", "KP_ENTER": "ENTER", "ESCAPE": "ESC", "BACKSPACE": "BS",
         "DELETE": "DEL", "INSERT": "INS", "PGDN": "PGDWN", "PAGEUP": "PGUP",
-        "PAGEDOWN": "PGDWN", "PRIOR": "PGUP", "NEXT": "PGDWN",
+        "PAGEDOWN": "PGDWN", "PRIOR": "PGUP",
+        // NEXT is mpv's media key, not X11's name for Page Down.
+        "XF86AUDIOPLAY": "PLAY", "XF86AUDIOPAUSE": "PAUSE", "XF86AUDIOSTOP": "STOP",
+        "XF86AUDIOPREV": "PREV", "XF86AUDIONEXT": "NEXT", "XF86AUDIOMUTE": "MUTE",
+        "XF86AUDIOLOWERVOLUME": "VOLUME_DOWN", "XF86AUDIORAISEVOLUME": "VOLUME_UP",
         "MOUSE_BTN0": "MBTN_LEFT", "MOUSE_BTN1": "MBTN_MID", "MOUSE_BTN2": "MBTN_RIGHT",
         "MOUSE_BTN3": "WHEEL_UP", "MOUSE_BTN4": "WHEEL_DOWN", "MOUSE_BTN0_DBL": "MBTN_LEFT_DBL",
     ]

@@ -92,6 +92,17 @@ public final class XDisplay {
         return best ?? screen
     }
 
+    /// Every monitor's rectangle (RandR 1.5), or the whole screen where there are none:
+    /// what names a monitor layout, so a thumbnail's place is remembered per layout.
+    public var monitors: [Rect] {
+        let screen = Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height)
+        var count: Int32 = 0
+        guard let list = XRRGetMonitors(raw, root, 1, &count), count > 0 else { return [screen] }
+        defer { XRRFreeMonitors(list) }
+        return (0..<Int(count)).map { Rect(x: Int(list[$0].x), y: Int(list[$0].y), width: Int(list[$0].width),
+                                          height: Int(list[$0].height)) }
+    }
+
     /// Records a new root window size from its ConfigureNotify.
     func noteScreenSize(width: Int, height: Int) {
         changedScreenSize = (max(1, width), max(1, height))

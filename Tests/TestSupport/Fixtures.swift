@@ -27,6 +27,39 @@ public enum Fixtures {
         return path
     }
 
+    /// 6 s of video, red, green, then blue for 2 s each, with a chapter per colour titled
+    /// "Red", "Green" and "Blue" (an MKV, as files with chapters usually are).
+    public static func chapteredVideo() throws -> String {
+        let meta = directory + "/chapters.ffmeta"
+        try ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=2000\ntitle=Red\n"
+            .appending("[CHAPTER]\nTIMEBASE=1/1000\nSTART=2000\nEND=4000\ntitle=Green\n")
+            .appending("[CHAPTER]\nTIMEBASE=1/1000\nSTART=4000\nEND=6000\ntitle=Blue\n")
+            .write(toFile: meta, atomically: true, encoding: .utf8)
+        return try make("chapters-rgb-6s.mkv", [
+            "-f", "lavfi", "-i", "color=c=red:s=320x180:r=25:d=2", "-f", "lavfi", "-i", "color=c=green:s=320x180:r=25:d=2",
+            "-f", "lavfi", "-i", "color=c=blue:s=320x180:r=25:d=2", "-f", "ffmetadata", "-i", meta,
+            "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1[v]", "-map", "[v]", "-map_chapters", "3",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p"])
+    }
+
+    /// The colours of `colourSeconds()`, one a second, as CSS names and RGB.
+    public static let secondColours: [(name: String, rgb: UInt32)] = [
+        ("red", 0xFF0000), ("green", 0x008000), ("blue", 0x0000FF), ("yellow", 0xFFFF00), ("cyan", 0x00FFFF),
+        ("magenta", 0xFF00FF),
+    ]
+
+    /// 6 s of 640x360 video whose every second has its own colour (`secondColours`), with a
+    /// keyframe at each second: a picture that tells which time it shows.
+    public static func colourSeconds() throws -> String {
+        var args: [String] = []
+        for c in secondColours { args += ["-f", "lavfi", "-i", "color=c=\(c.name):s=640x360:r=25:d=1"] }
+        let inputs = (0..<secondColours.count).map { "[\($0):v]" }.joined()
+        return try make("colour-seconds-6s.mp4", args + [
+            "-filter_complex", "\(inputs)concat=n=\(secondColours.count):v=1[v]", "-map", "[v]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p"])
+    }
+
     /// A still image of one colour.
     public static func solidImage(_ color: String, width: Int = 320, height: Int = 240, ext: String = "png") throws -> String {
         try make("solid-\(color)-\(width)x\(height).\(ext)",

@@ -18,4 +18,6 @@ public enum TestEnvironment {
     public static var http: String { get throws { try require("MEDIAVIEW_TEST_HTTP") } }
     /// The directory the HTTP server serves.
     public static var httpRoot: String { get throws { try require("MEDIAVIEW_TEST_HTTP_ROOT") } }
+    /// The HTTP server's JSON-lines log: each request, and the bytes each one was sent.
+    public static var httpLog: String { get throws { try require("MEDIAVIEW_TEST_HTTP_LOG") } }
 }

@@ -14,7 +14,8 @@ import Testing
             ("rotate 90", .rotate(degrees: 90)), ("rotate -90", .rotate(degrees: -90)),
             ("cycle track", .toggleTrack), ("cycle details", .toggleDetails), ("zoom 0.1", .zoom(delta: 0.1)),
             ("zoom-reset", .zoomReset), ("pan 0 -40", .pan(dx: 0, dy: -40)), ("minimize", .minimize),
-            ("restore", .restore), ("quit", .quit),
+            ("restore", .restore), ("quit", .quit), ("seek 90 absolute", .seekAbsolute(seconds: 90)),
+            ("screenshot", .screenshot),
         ]
         for (text, command) in cases {
             #expect(try PlayerCommand.parse(text) == command, "\(text)")
@@ -38,6 +39,7 @@ import Testing
         #expect(message("seek") != nil)
         #expect(message("seek 5 sideways") == "unknown seek mode 'sideways'")
         #expect(message("seek 150 absolute-percent") != nil)
+        #expect(message("seek -3 absolute") == "an absolute seek needs 0 or more seconds, got '-3'")
         #expect(message("add volume 2.5") == "add volume needs a whole number, got '2.5'")
         #expect(message("add speed 1") != nil)
         #expect(message("rotate 45") != nil)

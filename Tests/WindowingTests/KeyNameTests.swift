@@ -59,8 +59,18 @@ import Testing
 
     @Test func keysWithoutNames() {
         #expect(KeyName.name(keysym: 0xFFE1, state: 0) == nil)   // Shift_L on its own
-        #expect(KeyName.name(keysym: 0x1008FF11, state: 0) == nil) // XF86AudioLowerVolume
+        #expect(KeyName.name(keysym: 0x1008FF41, state: 0) == nil) // XF86Launch1
         #expect(KeyName.name(keysym: 0, state: 0) == nil)
+    }
+
+    @Test func mediaKeysHaveMpvsNames() {
+        #expect(KeyName.name(keysym: 0x1008FF14, state: 0) == "PLAY")   // XF86AudioPlay
+        #expect(KeyName.name(keysym: 0x1008FF31, state: 0) == "PAUSE")
+        #expect(KeyName.name(keysym: 0x1008FF17, state: 0) == "NEXT")
+        #expect(KeyName.name(keysym: 0x1008FF16, state: 0) == "PREV")
+        #expect(KeyName.name(keysym: 0x1008FF15, state: 0) == "STOP")
+        #expect(KeyName.normalize("XF86AudioPlay") == "PLAY")
+        #expect(KeyName.normalize("next") == "NEXT")
     }
 
     @Test func mouseButtons() {

@@ -199,6 +199,38 @@ case_e() {
     done
 }
 
+# ------------------------------- (m) frame times of the minimize animation
+# The time between the animation's frames while a 720p video plays, from the event log's
+# `offset` lines (one a frame, from the key press to the thumbnail's landing); a frame every
+# 16.7 ms is the display's 60 Hz.
+case_m() {
+    local r pid clip=$media/video720.mp4
+    quiet m
+    for r in $(seq "$runs"); do
+        rm -f "$work/events"
+        "$mv" --no-audio --swipe-mode minimize --minimized-reset --loop --events "$work/events" "$clip" \
+            >/dev/null 2>"$work/err" </dev/null &
+        pid=$!
+        wait_event "$work/events" '"first_frame"' 10 || say "(m) no first frame"
+        sleep 1
+        xdotool key ctrl+Down
+        wait_event "$work/events" '"did_end_minimizing"' 5 || say "(m) the minimize never ended"
+        xdotool key ctrl+Up
+        wait_event "$work/events" '"minimized":false' 5
+        xdotool key q
+        wait "$pid"
+        python3 - "$work/events" <<'EOF' >>"$samples"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+t = [e["t"] for e in ev if e["event"] == "offset"]
+gaps = sorted((b - a) * 1000 for a, b in zip(t, t[1:]) if b - a < 0.2)
+if gaps:
+    print(f"m\tours\tframe_p95_ms\t{gaps[min(len(gaps) - 1, int(len(gaps) * 0.95))]:.1f}")
+    print(f"m\tours\tframe_max_ms\t{gaps[-1]:.1f}")
+EOF
+    done
+}
+
 for c in $BENCH_CASES; do
     say "case ($c), $runs runs"
     "case_$c"

@@ -1,0 +1,92 @@
+import CFFmpeg
+
+extension TrackPreviewer {
+    /// The preview thread's demuxer and keyframe-only decoder; used by that thread alone.
+    final class Work {
+        let demuxer: Demuxer
+        let decoder: Decoder
+        let stream: Int
+        let width: Int
+        let rotation: Int
+        /// Keyframe times from the container's index, in order; empty when it has none.
+        let keyframes: [Double]
+        /// Packets read for one picture at most: a file with one keyframe an hour gives up
+        /// rather than decode the hour.
+        static let readBudget = 600
+
+        /// Opens `url` for previews; nil when it has no moving picture to preview.
+        init?(url: String, options: SourceOptions, width: Int) {
+            guard let d = try? Demuxer(url: url, options: options) else { return nil }
+            let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            guard v >= 0 else { return nil }
+            let st = d.stream(Int(v))
+            // Cover art is one picture: there is nothing to preview along the track.
+            guard st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { return nil }
+            for i in 0..<Int(d.ctx.pointee.nb_streams) where i != Int(v) {
+                d.stream(i).pointee.discard = AVDISCARD_ALL
+            }
+            guard let dec = try? Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) else { return nil }
+            // Keyframes only: the picture a preview shows is the one a fast seek lands on.
+            dec.ctx.pointee.skip_frame = AVDISCARD_NONKEY
+            demuxer = d
+            decoder = dec
+            stream = Int(v)
+            self.width = width
+            rotation = PlayerEngine.rotation(of: st)
+            let base = av_q2d(st.pointee.time_base)
+            let count = Int(avformat_index_get_entries_count(st))
+            var times: [Double] = []
+            times.reserveCapacity(min(count, 100_000))
+            for i in 0..<min(count, 100_000) {
+                guard let e = avformat_index_get_entry(st, Int32(i)), e.pointee.flags & AVINDEX_KEYFRAME != 0 else { continue }
+                times.append(Double(e.pointee.timestamp) * base)
+            }
+            keyframes = times.sorted()
+        }
+
+        /// The keyframe at or before `seconds`, scaled to the preview width; nil when the
+        /// read budget runs out, the source fails, or `stillWanted` says the pointer moved on.
+        func picture(at seconds: Double, stillWanted: () -> Bool) -> VideoFrame? {
+            decoder.flush()
+            guard demuxer.seek(to: seconds) else { return nil }
+            let packet = Packet(), frame = Frame()
+            for _ in 0..<Work.readBudget {
+                guard stillWanted() else { return nil }
+                switch demuxer.read(into: packet) {
+                case .packet: break
+                case .again: continue
+                case .endOfFile, .failed: return nil
+                }
+                defer { av_packet_unref(packet.raw) }
+                guard packet.streamIndex == stream else { continue }
+                _ = decoder.send(packet)
+                if case .frame = decoder.receive(into: frame) {
+                    let pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? seconds
+                    return small(frame, pts: pts)
+                }
+            }
+            return nil
+        }
+
+        /// `frame` scaled to the preview width (height by its shape), as a frame of its own.
+        private func small(_ frame: Frame, pts: Double) -> VideoFrame? {
+            let src = frame.raw
+            let sw = Int(src.pointee.width), sh = Int(src.pointee.height)
+            guard sw > 0, sh > 0 else { return nil }
+            let dw = min(width, sw), dh = max(2, (sh * dw / sw) & ~1)
+            guard let out = av_frame_alloc() else { return nil }
+            let owned = Frame(adopting: out)
+            out.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            out.pointee.width = Int32(dw & ~1)
+            out.pointee.height = Int32(dh)
+            out.pointee.sample_aspect_ratio = src.pointee.sample_aspect_ratio
+            guard av_frame_get_buffer(out, 0) >= 0,
+                  let sws = sws_getContext(Int32(sw), Int32(sh), AVPixelFormat(rawValue: src.pointee.format),
+                                           out.pointee.width, out.pointee.height, AV_PIX_FMT_YUV420P,
+                                           SWS_BILINEAR, nil, nil, nil) else { return nil }
+            defer { sws_freeContext(sws) }
+            guard sws_scale_frame(sws, out, src) >= 0 else { return nil }
+            return VideoFrame(frame: owned, pts: pts, duration: 0, serial: 0, rotation: rotation)
+        }
+    }
+}

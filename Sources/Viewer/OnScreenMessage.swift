@@ -1,0 +1,39 @@
+import Playback
+import Windowing
+
+/// A short line shown over the media for a moment ("Resumed at 12:34", "Saved
+/// shot.png"), as mpv's OSD messages: the user sees what a key or the player did without
+/// looking at a terminal.
+struct OnScreenMessage {
+    /// What it says.
+    var text: String
+    /// When it goes away, on the monotonic clock.
+    var until: Double
+
+    /// Draws the message in a dark box at the top left, below the title band's place.
+    @MainActor
+    func draw(on canvas: Canvas, topBuffer: Int) {
+        guard let font = FontCache.shared.font(family: nil, size: 18) else { return }
+        let b = canvas.bounds
+        let s = font.truncated(text, toWidth: max(40, b.width - 64))
+        let size = font.measure(s)
+        let box = Rect(x: 16, y: topBuffer + 16, width: size.width + 24, height: font.ascent + size.descent + 16)
+        canvas.fillRoundedRect(box, radius: 6, color: Color.black.withAlpha(fraction: 0.6))
+        _ = font.draw(s, at: box.x + 12, baseline: box.y + 8 + font.ascent, color: .white, on: canvas)
+    }
+}
+
+extension MediaView {
+    /// Shows `text` over the media for `seconds` (replacing a message already showing).
+    public func showMessage(_ text: String, seconds: Double = 2.5) {
+        message = OnScreenMessage(text: text, until: MonotonicClock.seconds() + max(0, seconds))
+        stage?.needsRedraw = true
+        wake()
+    }
+
+    /// The message showing now, if any.
+    public var messageText: String? {
+        guard let m = message, m.until > MonotonicClock.seconds() else { return nil }
+        return m.text
+    }
+}

@@ -1,0 +1,86 @@
+import Playback
+import Windowing
+
+/// The controls a thumbnail shows while the pointer is over it, as picture-in-picture
+/// windows do: restore at the top left, close at the top right, play/pause at the bottom
+/// left, and a thin progress line along the bottom that shows the time under the pointer.
+/// The middle stays free: a click there restores, as a click on any thumbnail does.
+struct ThumbnailControls {
+    let bounds: Rect
+
+    /// What a click on the thumbnail meets.
+    enum Hit: Equatable {
+        case playPause
+        case restore
+        case close
+        /// The progress line, at this fraction of the media.
+        case progress(Double)
+        /// Anywhere else: a click there restores, as a plain thumbnail does.
+        case elsewhere
+    }
+
+    private var button: Int { max(20, min(36, bounds.height / 5)) }
+    var playButton: Rect { Rect(x: 6, y: bounds.height - 18 - button, width: button, height: button) }
+    var restoreButton: Rect { Rect(x: 6, y: 6, width: button, height: button) }
+    var closeButton: Rect { Rect(x: bounds.width - 6 - button, y: 6, width: button, height: button) }
+    /// The band along the bottom that the progress line lives in (taller than the line, to
+    /// be easy to hit).
+    var progressBand: Rect { Rect(x: 0, y: bounds.height - 14, width: bounds.width, height: 14) }
+
+    func hit(x: Int, y: Int) -> Hit {
+        if closeButton.contains(x: x, y: y) { return .close }
+        if restoreButton.contains(x: x, y: y) { return .restore }
+        if playButton.contains(x: x, y: y) { return .playPause }
+        if progressBand.contains(x: x, y: y), bounds.width > 0 {
+            return .progress(max(0, min(1, (Double(x) + 0.5) / Double(bounds.width))))
+        }
+        return .elsewhere
+    }
+
+    /// Draws the controls over the picture; the progress line only for playable media.
+    @MainActor
+    func draw(on canvas: Canvas, session s: MediaSession, theme: Color, pointerX: Int?) {
+        let playable = s.info?.isPlayable ?? false
+        if playable {
+            if s.isPlaying { drawPause(on: canvas, in: playButton) }
+            else { Indicators.drawPlayIndicator(on: canvas, in: playButton, theme: theme) }
+        }
+        drawRestore(on: canvas, in: restoreButton)
+        Indicators.drawCloseButton(on: canvas, in: closeButton)
+        guard playable, let duration = s.info?.duration, duration > 0 else { return }
+        let line = Rect(x: 0, y: bounds.height - 4, width: bounds.width, height: 4)
+        canvas.fillRect(line, color: Color.white.withAlpha(fraction: 0.3))
+        let played = Int(Double(bounds.width) * max(0, min(1, s.position / duration)))
+        canvas.fillRect(Rect(x: 0, y: line.y, width: played, height: line.height), color: theme)
+        guard let x = pointerX, let font = FontCache.shared.font(family: nil, size: 12) else { return }
+        let text = MediaView.formatTime(Double(x) / Double(max(1, bounds.width)) * duration, longest: duration)
+        let w = font.measure(text).width
+        let bx = max(0, min(bounds.width - w - 8, x - w / 2 - 4))
+        let box = Rect(x: bx, y: line.y - 20, width: w + 8, height: 17)
+        canvas.fillRoundedRect(box, radius: 3, color: Color.black.withAlpha(fraction: 0.7))
+        _ = font.draw(text, at: bx + 4, baseline: box.y + 13, color: .white, on: canvas)
+    }
+
+    private func drawPause(on canvas: Canvas, in rect: Rect) {
+        let (cx, cy) = rect.center
+        let r = Double(rect.width) / 2
+        canvas.fillCircle(centerX: cx, centerY: cy, radius: r, color: Color.black.withAlpha(fraction: 0.5))
+        let barW = max(2, Int(r * 0.25)), barH = Int(r * 0.9)
+        let top = Int(cy) - barH / 2
+        canvas.fillRect(Rect(x: Int(cx) - barW - barW / 2, y: top, width: barW, height: barH), color: .white)
+        canvas.fillRect(Rect(x: Int(cx) + barW / 2, y: top, width: barW, height: barH), color: .white)
+    }
+
+    /// A window outline with a corner arrow: "back to full size".
+    private func drawRestore(on canvas: Canvas, in rect: Rect) {
+        let (cx, cy) = rect.center
+        let r = Double(rect.width) / 2
+        canvas.fillCircle(centerX: cx, centerY: cy, radius: r, color: Color.black.withAlpha(fraction: 0.5))
+        let s = r * 0.5, t = max(1.5, r * 0.12)
+        canvas.drawLine(from: (cx - s, cy - s), to: (cx + s, cy - s), thickness: t, color: .white)
+        canvas.drawLine(from: (cx + s, cy - s), to: (cx + s, cy + s), thickness: t, color: .white)
+        canvas.drawLine(from: (cx + s, cy + s), to: (cx - s, cy + s), thickness: t, color: .white)
+        canvas.drawLine(from: (cx - s, cy + s), to: (cx - s, cy - s), thickness: t, color: .white)
+        canvas.drawLine(from: (cx - s * 0.4, cy + s * 0.4), to: (cx + s * 0.6, cy - s * 0.6), thickness: t, color: .white)
+    }
+}
