@@ -1,4 +1,3 @@
-import Dispatch
 import Playback
 import Windowing
 
@@ -8,21 +7,13 @@ import Windowing
 extension Stage {
     /// Offers the picture and its source on the clipboard; a big photo shown from a reduced
     /// decode is offered once its full-size decode is there, a moment later.
-    func copyPicture(attempt: Int = 0) {
-        guard let v = view, let source = v.mediaURL else { return }
-        if attempt < 200, v.awaitsFullSizePicture() {
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self, weak v] in
-                MainActor.assumeIsolated {
-                    guard let self, let v, self.view === v else { return }
-                    self.copyPicture(attempt: attempt + 1)
-                }
+    func copyPicture() {
+        view?.withFullSizePicture { [weak self] v in
+            guard let self, self.view === v, let source = v.mediaURL else { return }
+            // Sound only or not loaded: the source alone, still worth pasting.
+            if !self.window.offerClipboard(png: v.pictureAsPNG() ?? [], text: source) {
+                self.router.queue.presentation.onMessage?("nothing copied: another program holds the clipboard")
             }
-            return
-        }
-        // Sound only or not loaded: the source alone, still worth pasting.
-        let png = v.pictureAsPNG() ?? []
-        if !window.offerClipboard(png: png, text: source) {
-            router.queue.presentation.onMessage?("nothing copied: another program holds the clipboard")
         }
     }
 }
