@@ -23,6 +23,7 @@ final class SelectionReader {
     private var transfer: (selection: Atom, type: Atom, data: [UInt8], incremental: Bool, deadline: Double)?
     /// Seconds a silent owner is waited for.
     static let patience = 5.0
+    private var watchesProperties = false
 
     init(display: XDisplay, window: UInt, property: String, limit: Int) {
         self.display = display
@@ -38,6 +39,14 @@ final class SelectionReader {
 
     /// Asks the owner of `selection` for its data as `type`.
     func request(_ selection: Atom, as type: Atom, time: UInt) {
+        if !watchesProperties {
+            // Incremental transfers arrive as PropertyNotify on our window; asked for only
+            // now, so a window that never reads a selection is not woken by property changes.
+            var attrs = XWindowAttributes()
+            XGetWindowAttributes(display.raw, window, &attrs)
+            XSelectInput(display.raw, window, attrs.your_event_mask | PropertyChangeMask)
+            watchesProperties = true
+        }
         XDeleteProperty(display.raw, window, property)
         transfer = (selection, type, [], false, Self.now() + Self.patience)
         XConvertSelection(display.raw, selection, type, property, window, time)

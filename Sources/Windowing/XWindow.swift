@@ -42,7 +42,7 @@ public final class XWindow {
         attrs.bit_gravity = Int32(NorthWestGravity)
         attrs.event_mask = Int(ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask | ButtonReleaseMask
                                | PointerMotionMask | StructureNotifyMask | FocusChangeMask | EnterWindowMask
-                               | LeaveWindowMask | VisibilityChangeMask | PropertyChangeMask)
+                               | LeaveWindowMask | VisibilityChangeMask)
         let mask = UInt(CWBackPixel | CWBorderPixel | CWBitGravity | CWEventMask)
         XDisplay.errorCode.store(0, ordering: .relaxed)
         let w = XCreateWindow(d, parent ?? display.root, Int32(x), Int32(y), UInt32(self.width), UInt32(self.height), 0,
