@@ -7,6 +7,9 @@
 #   make uninstall  the same PREFIX and DESTDIR
 #   make deps       install only the missing Debian packages
 #   make bench      side-by-side benchmark against mpv and feh (installs them)
+#   make test-asan  the tests under AddressSanitizer (.build/asan)
+#   make test-tsan  the tests under ThreadSanitizer (.build/tsan)
+#   make fuzz-media libFuzzer over demux, decode, scale and the still decoders
 #
 # The Swift 6 toolchain itself is not a Debian package; it must be on PATH.
 
@@ -19,7 +22,7 @@ SHELL := /bin/bash
 DEBIAN_PACKAGES := \
 	pkg-config \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libpulse-dev libwebp-dev libjpeg62-turbo-dev \
+	libpulse-dev libwebp-dev libjpeg62-turbo-dev libexif-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
@@ -53,7 +56,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift run test bench fuzz install install-files uninstall clean demo-assets
+.PHONY: all build deps check-swift run test test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
 
 all: build
 
@@ -104,6 +107,47 @@ test: deps check-swift
 	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
 		scripts/testenv.sh scripts/run-tests.sh
 
+# The same tests under a sanitizer, each in its own scratch path so the normal build stays
+# as it is. The Swift toolchain brings clang's sanitizer runtimes, so no package is added.
+# Reports inside the system libraries we cannot fix (FFmpeg, libpulse, Xlib) are listed,
+# each with its reason, in scripts/sanitizers/. TSAN_FILTER=PlaybackTests narrows
+# ThreadSanitizer to where the demux, decode and audio threads meet.
+ASAN_FLAGS   := --sanitize=address --scratch-path .build/asan
+TSAN_FLAGS   := --sanitize=thread --scratch-path .build/tsan
+TSAN_FILTER  ?=
+# Reports go to files (scripts/sanitizers/reports.sh prints them at the end): many tests
+# start mediaview with its stderr discarded, and a child's report must not go unseen.
+ASAN_SUPP := $(CURDIR)/scripts/sanitizers/asan.supp
+ASAN_OPTIONS_ := detect_leaks=1:abort_on_error=1:log_path=$(CURDIR)/.build/asan/reports/asan:suppressions=$(ASAN_SUPP)
+SANITIZER_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
+	TSAN_OPTIONS=halt_on_error=1:log_path=$(CURDIR)/.build/tsan/reports/tsan:suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
+	SWIFT_BACKTRACE=enable=no SWIFT="$(SWIFT)" TEST_TIMEOUT="$(TEST_TIMEOUT)"
+
+# ASan keeps freed memory in quarantine to catch late uses, which is growth by design; the
+# tests that check memory stays flat run in a second pass with the quarantine off.
+ASAN_RSS_TESTS := noMemoryGrowth|LongRunTests
+
+test-asan: deps check-swift
+	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)
+	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
+	@rm -rf .build/asan/reports; mkdir -p .build/asan/reports; status=0; \
+	$(SANITIZER_ENV) ASAN_OPTIONS="$(ASAN_OPTIONS_)" TEST_LOG=.build/asan/test-output.log \
+		TEST_FLAGS="$(TEST_FLAGS) $(ASAN_FLAGS) --skip $(ASAN_RSS_TESTS) $(SWIFT_FLAGS)" \
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	$(SANITIZER_ENV) ASAN_OPTIONS="$(ASAN_OPTIONS_):quarantine_size_mb=0" TEST_LOG=.build/asan/test-rss-output.log \
+		TEST_FLAGS="$(TEST_FLAGS) $(ASAN_FLAGS) --filter $(ASAN_RSS_TESTS) $(SWIFT_FLAGS)" \
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	scripts/sanitizers/reports.sh .build/asan/reports || status=1; exit $$status
+
+test-tsan: deps check-swift
+	$(SWIFT) build --build-tests $(TSAN_FLAGS) $(SWIFT_FLAGS)
+	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
+	@rm -rf .build/tsan/reports; mkdir -p .build/tsan/reports; status=0; \
+	$(SANITIZER_ENV) TEST_LOG=.build/tsan/test-output.log \
+		TEST_FLAGS="$(TEST_FLAGS) $(TSAN_FLAGS) $(if $(TSAN_FILTER),--filter $(TSAN_FILTER)) $(SWIFT_FLAGS)" \
+		scripts/testenv.sh scripts/run-tests.sh || status=$$?; \
+	scripts/sanitizers/reports.sh .build/tsan/reports || status=1; exit $$status
+
 # Side by side with mpv and feh under a private Xvfb; writes bench-results/latest.md and
 # the table in README.md. BENCH_RUNS=N for more runs (see scripts/bench.sh for the knobs).
 bench: build
@@ -121,6 +165,22 @@ fuzz: deps check-swift
 	mkdir -p .build/fuzz/corpus
 	SWIFT_BACKTRACE=enable=no .build/fuzz/debug/FuzzParsers -max_total_time=$(FUZZ_SECONDS) \
 		-rss_limit_mb=4096 -artifact_prefix=Tests/FuzzCorpus/crash- .build/fuzz/corpus Tests/FuzzCorpus
+
+# The same over media bytes: FFmpeg's demuxers and decoders through our AVIO, the scaler,
+# libjpeg-turbo and libwebp (MediaProbe, with a work budget per input). Seeds are the tiny
+# files in Tests/FuzzMediaCorpus/; new crashes land there too, and `make test` replays them.
+# Slow inputs are findings too: libFuzzer's -timeout is well above the probe's own budget.
+# Only our Swift code is instrumented: Debian's FFmpeg, libjpeg and libwebp give libFuzzer no
+# coverage, so inside them it mutates blind, and ASan sees only what passes its interceptors
+# (malloc and its limit, free, memcpy) and what our code reads of their output.
+fuzz-media: deps check-swift
+	$(SWIFT) build --product FuzzMedia --scratch-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+		-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+	mkdir -p .build/fuzz/media-corpus
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/FuzzMedia \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=20 -max_len=16384 -rss_limit_mb=4096 \
+		-artifact_prefix=Tests/FuzzMediaCorpus/crash- .build/fuzz/media-corpus Tests/FuzzMediaCorpus
 
 install: build
 	@$(MAKE) --no-print-directory install-files

@@ -23,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG"]),
+        // libexif for the date a photo was taken and its camera facts.
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
@@ -32,7 +34,10 @@ let package = Package(
         .target(name: "ViewerProgram", dependencies: ["Viewer", "Playback"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
-        .executableTarget(name: "FuzzParsers", dependencies: ["ViewerProgram", "Viewer", "Playback", "Windowing"]),
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Windowing"]),
+        // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
+        .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         .target(name: "TestSupport", dependencies: ["CX11"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),

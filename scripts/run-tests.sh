@@ -5,14 +5,15 @@
 #
 #   TEST_FLAGS    extra `swift test` flags (make passes --no-parallel)
 #   TEST_TIMEOUT  seconds before the whole run is stopped (default 3600)
+#   TEST_LOG      where the full log goes (default .build/test-output.log)
 #
 # Exit status: swift test's (124 on timeout); 1 if it claimed success but no
 # test ran at all, since an empty run proves nothing.
 set -u
 cd "$(dirname "$0")/.."
 
-log=.build/test-output.log
-mkdir -p .build
+log=${TEST_LOG:-.build/test-output.log}
+mkdir -p "$(dirname "$log")"
 # shellcheck disable=SC2086  # TEST_FLAGS is a list of words
 timeout --foreground -k 30 "${TEST_TIMEOUT:-3600}" \
     "${SWIFT:-swift}" test --skip-build ${TEST_FLAGS:-} 2>&1 | tee "$log"

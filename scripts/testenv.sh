@@ -9,14 +9,16 @@
 #   - a private session D-Bus (dbus-daemon), for the MPRIS player and its clients;
 #   - an HTTP and an HTTPS test server (scripts/testserver.py) on 127.0.0.1
 #     with Range support and injected faults, and a CA made for this run;
-#   - private XDG cache/config/runtime directories, so tests never touch the
-#     user's cache or key bindings.
+#   - private XDG cache/config/data/runtime directories, so tests never touch the
+#     user's cache, key bindings or trash;
+#   - as root, two small tmpfs volumes (one writable, one read-only holding a
+#     picture) for the trash's per-volume rules; unmounted at the end.
 # Only what this script started is stopped at the end, by PID, and its
 # temporary directory is removed. Two runs at once do not collide: each picks
 # its own display number, socket directory and ports.
 #
 # Environment knobs (all optional):
-#   TESTENV_SERVICES  which services to start; default "x11 pulse dbus http https"
+#   TESTENV_SERVICES  which services to start; default "x11 pulse dbus http https volumes"
 #   TESTENV_WM        "openbox" to also run a window manager on the display
 #   TESTENV_QUIET     1 to not print the environment banner on stderr
 #   MEDIAVIEW_TEST_SCREEN  Xvfb screen size, default 1280x720
@@ -31,7 +33,7 @@ if [ $# -eq 0 ]; then
 fi
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-services=" ${TESTENV_SERVICES:-x11 pulse dbus http https} "
+services=" ${TESTENV_SERVICES:-x11 pulse dbus http https volumes} "
 screen=${MEDIAVIEW_TEST_SCREEN:-1280x720}
 
 say() { [ "${TESTENV_QUIET:-0}" = 1 ] || echo "testenv: $*" >&2; }
@@ -82,6 +84,7 @@ cleanup() {
     if [ -n "$xvfb_display" ] && [ "$(cat "/tmp/.X$xvfb_display-lock" 2>/dev/null | tr -d ' ')" = "${xvfb_pid:-x}" ]; then
         rm -f "/tmp/.X$xvfb_display-lock" "/tmp/.X11-unix/X$xvfb_display"
     fi
+    unmount_volumes
     # The watcher goes last: if we are SIGKILLed mid-cleanup, it finishes.
     [ -n "$guard_pid" ] && { kill -USR1 "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; }
     # SwiftPM keeps lock files in the temp dir, named after the cache and
@@ -147,6 +150,8 @@ start_guard() {
             sleep 3
             kill -KILL "${orphans[@]}"
         fi
+        # rm -rf must never run into a mounted volume (a read-only one stops it).
+        [ -s "$work/mounts" ] && xargs -r -d '\n' umount -l <"$work/mounts"
         rm -rf "$work"
     ) </dev/null >/dev/null 2>&1 &
     guard_pid=$!
@@ -384,11 +389,44 @@ start_http() {
     export MEDIAVIEW_TEST_HTTP_LOG="$work/http.log"
 }
 
+# ----------------------------------------------------------------- volumes
+# The trash puts a file from another volume into that volume's own .Trash-$UID and
+# must refuse (leaving the file) where none can be made. Two tmpfs mounts make such
+# volumes: one writable, one read-only with a picture on it. Mounting needs root;
+# without it the tests that need them fail and say so.
+mounted=()
+start_volumes() {
+    if [ "$(id -u)" != 0 ]; then
+        say "not root: no test volumes (the trash's volume tests will fail)"
+        return 0
+    fi
+    local v="$work/volume" ro="$work/volume-ro"
+    mkdir -m 755 "$v" "$ro"
+    mount -t tmpfs -o size=16m,mode=755 mvtest-volume "$v" || die "cannot mount a tmpfs volume at $v"
+    mounted+=("$v")
+    echo "$v" >>"$work/mounts"
+    mount -t tmpfs -o size=4m,mode=755 mvtest-readonly "$ro" || die "cannot mount a tmpfs volume at $ro"
+    mounted+=("$ro")
+    echo "$ro" >>"$work/mounts"
+    cp "$repo/assets/demo/01-still.jpg" "$ro/still.jpg" || die "no demo picture to put on the read-only volume"
+    mount -o remount,ro "$ro" || die "cannot make $ro read-only"
+    export MEDIAVIEW_TEST_VOLUME="$v"
+    export MEDIAVIEW_TEST_READONLY_VOLUME="$ro"
+}
+
+unmount_volumes() {
+    local m
+    for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; done
+    mounted=()
+    : >"$work/mounts"
+}
+
 # -------------------------------------------------------------------- main
 # Private per-user directories: tests must not read the user's key bindings
 # or fill (or be fooled by) the user's real cache.
-mkdir -m 700 "$work/cache" "$work/config" "$work/runtime" "$work/tmp"
+mkdir -m 700 "$work/cache" "$work/config" "$work/data" "$work/runtime" "$work/tmp"
 export XDG_CACHE_HOME="$work/cache"
+export XDG_DATA_HOME="$work/data"
 export XDG_CONFIG_HOME="$work/config"
 export XDG_STATE_HOME="$work/state"
 export XDG_RUNTIME_DIR="$work/runtime"
@@ -407,6 +445,7 @@ if wants pulse; then start_pulse; fi
 # Without our bus, none: the tests must never reach the user's own session bus.
 if wants dbus; then start_dbus; else unset DBUS_SESSION_BUS_ADDRESS; fi
 if wants http || wants https; then start_http; fi
+if wants volumes; then start_volumes; fi
 
 say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} DBUS=${DBUS_SESSION_BUS_ADDRESS:-} HTTP=${MEDIAVIEW_TEST_HTTP:-} HTTPS=${MEDIAVIEW_TEST_HTTPS:-} dir=$work"
 

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import Playback
 import Viewer
 import ViewerProgram
@@ -99,43 +100,10 @@ extension FuzzParsers {
     }
 }
 
-#if FUZZING
-// libFuzzer's own driver, entered from our main: SwiftPM names the program's entry point
-// itself, so libFuzzer's `main` cannot be the one that runs.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
-/// The entry point libFuzzer's driver links against.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    FuzzParsers.run(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
-#endif
-
-/// Without the fuzzer: replays every file of the given corpus directories (the regression
-/// check `make test` runs), and says how many it ran. Built for fuzzing: runs libFuzzer.
+/// Under libFuzzer (make fuzz) or replaying the corpus (make test): see `FuzzDriver`.
 @main
 struct FuzzMain {
     static func main() {
-        #if FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOne(data, size) })
-        #else
-        var count = 0
-        for dir in CommandLine.arguments.dropFirst() {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-            for n in names.sorted() {
-                guard let d = FileManager.default.contents(atPath: dir + "/" + n) else { continue }
-                FuzzParsers.run(Array(d))
-                count += 1
-            }
-        }
-        print("fuzz corpus: \(count) inputs replayed, no invariant broken")
-        #endif
+        FuzzDriver.main { FuzzParsers.run($0) }
     }
 }

@@ -22,7 +22,8 @@ final class Demuxer: @unchecked Sendable {
 
     /// Settings for opening, from `SourceOptions`.
     /// `interrupt`: the caller's own, so that it can cancel the open (Player.close).
-    init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil) throws(AVError) {
+    /// `io`: bytes the caller already has (`MediaProbe`); `url` then only names them.
+    init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil, io memory: CustomIO? = nil) throws(AVError) {
         interrupt = given ?? Interrupt(timeout: options.effectiveTimeout)
         guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
         c.pointee.interrupt_callback.callback = { opaque in
@@ -34,8 +35,12 @@ final class Demuxer: @unchecked Sendable {
         // Web media may come from the caches, or through CachingIO (which copies
         // it into the cache as it plays); then FFmpeg reads our AVIOContext.
         let route: SourceRoute.Opened
-        do {
-            route = try SourceRoute.open(url: url, options: options, interrupt: c.pointee.interrupt_callback)
+        do throws(AVError) {
+            if let memory {
+                route = SourceRoute.Opened(url: url, io: memory)
+            } else {
+                route = try SourceRoute.open(url: url, options: options, interrupt: c.pointee.interrupt_callback)
+            }
         } catch {
             avformat_free_context(c)
             throw AVError(code: error.code, message: "cannot open \(Demuxer.displayName(url)): \(error.message)")

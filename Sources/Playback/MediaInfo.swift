@@ -28,6 +28,28 @@ public struct MediaInfo: Sendable, Equatable {
     public var artist: String?
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
+    /// Rates and channels, for the info panel.
+    public var streams = StreamFacts()
+
+    /// What the streams say about themselves; nil where the container does not say.
+    public struct StreamFacts: Sendable, Equatable {
+        /// The container's own name ("QuickTime / MOV", "Matroska / WebM").
+        public var container: String?
+        /// Frames a second of the video.
+        public var frameRate: Double?
+        /// Bits a second of the whole file.
+        public var overallBitRate: Int?
+        /// Bits a second of the video stream.
+        public var videoBitRate: Int?
+        /// Bits a second of the sound stream.
+        public var audioBitRate: Int?
+        /// Sound channels (1 mono, 2 stereo).
+        public var channels: Int?
+        /// Sound samples a second.
+        public var sampleRate: Int?
+        /// Nothing known yet.
+        public init() {}
+    }
     /// The container's chapters, in order of their start.
     public var chapters: [Chapter] = []
 

@@ -11,9 +11,12 @@ extension PlayerEngine {
 
     /// Decodes video packets into frames for the main thread; a JPEG still goes through
     /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
-    func videoDecodeMain(_ decoder: Decoder, rotation: Int, jpeg: JPEGStill? = nil) {
+    /// `kind`: a still or an animation with nothing to show fails the item (`PictureCheck`).
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int, kind: MediaInfo.Kind, jpeg: JPEGStill? = nil) {
         var frame = Frame()
+        var check = PictureCheck(name: Demuxer.displayName(url), still: kind == .image)
         func hand(_ picture: Frame, _ s: Int) -> Bool {
+            check.shown(picture, in: s)
             let f = picture.raw
             let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? 0
             let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0
@@ -24,7 +27,7 @@ extension PlayerEngine {
         }
         // Exact seeks: the generation whose target is cached, the target, and the newest
         // frame before it, shown after all if the stream ends before the target.
-        var skipSerial = -1
+        var skipSerial: Int?
         var skipBefore: Double?
         var lastSkipped: Frame?
         func drain(_ s: Int) -> Bool {
@@ -49,8 +52,9 @@ extension PlayerEngine {
                     if !hand(f, s) { return false }
                 case .needsInput, .endOfStream:
                     return true
-                case .failed:
+                case .failed(let e):
                     decodeErrors.add(1, ordering: .relaxed)
+                    check.damaged(e.code, in: s)
                     return true
                 }
             }
@@ -79,12 +83,18 @@ extension PlayerEngine {
                 decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
                 lowPowerApplied = low
             }
+        }, sendFailed: { code, s in
+            check.damaged(code, in: s)
         }, atEnd: { s in
             // An exact seek past the last frame (sound longer than the picture) still shows
             // the last picture, as a keyframe seek would.
             if s == skipSerial, let last = lastSkipped {
                 lastSkipped = nil
                 _ = hand(last, s)
+            }
+            // Set before the end is queued, so the viewer meets the failure, not a finished picture.
+            if kind == .image || kind == .animated, let e = check.failure(in: s) {
+                shared.withLock { if $0.readError == nil { $0.readError = e } }
             }
             frames.pushForced(.end(s))
             wake()
@@ -116,7 +126,7 @@ extension PlayerEngine {
         let resampler = Resampler(outRate: rate, outChannels: channels)
         let frame = Frame()
         var nextPTS = 0.0
-        var skipSerial = -1
+        var skipSerial: Int?
         var skipBefore: Double?
         func drain(_ s: Int) -> Bool {
             while true {
@@ -168,7 +178,7 @@ extension PlayerEngine {
         }
         feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
             out?.drain()
-            shared.withLock { $0.audioEnded = s }
+            shared.withLock { $0.audioEnded = .ended(serial: s) }
             wake()
         })
     }
@@ -179,16 +189,23 @@ extension PlayerEngine {
     /// and return true, and the decoder never sees it. Returns when the queue is aborted
     /// or `drain` says to stop.
     private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
-                      own: (Packet, Int) -> Bool = { _, _ in false },
-                      beforeSend: () -> Void = {}, atEnd: (Int) -> Void) {
-        var decoderSerial = -1
+                      own: (Packet, Int) -> Bool = { _, _ in false }, beforeSend: () -> Void = {},
+                      sendFailed: (Int32, Int) -> Void = { _, _ in }, atEnd: (Int) -> Void) {
+        var decoderSerial: Int?
         while let item = queue.pop() {
             switch item {
             case .packet(let p, let s):
                 if s != serial.load(ordering: .relaxed) { continue }
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 beforeSend()
-                if !own(p, s) && decoder.send(p) < 0 { decodeErrors.add(1, ordering: .relaxed) }
+                if !own(p, s) {
+                    let r = decoder.send(p)
+                    // EAGAIN only asks for the output to be taken first, which drain does.
+                    if r < 0 && r != cff_averror(EAGAIN) {
+                        decodeErrors.add(1, ordering: .relaxed)
+                        sendFailed(r, s)
+                    }
+                }
                 if !drain(s) { return }
             case .end(let s):
                 if s != serial.load(ordering: .relaxed) { continue }
@@ -197,7 +214,7 @@ extension PlayerEngine {
                 if !drain(s) { return }
                 // Flushed after draining, so the same decoder takes packets again (a loop).
                 decoder.flush()
-                decoderSerial = -1
+                decoderSerial = nil
                 atEnd(s)
             }
         }

@@ -18,9 +18,15 @@ extension PlayerEngine {
                              hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
                              title: PlayerEngine.tag(ctx.pointee.metadata, "title"),
                              artist: PlayerEngine.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+        if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
+        if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters
         if let a = audio {
-            info.audioCodec = String(cString: avcodec_get_name(d.stream(a).pointee.codecpar.pointee.codec_id))
+            let par = d.stream(a).pointee.codecpar!
+            info.audioCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+            info.streams.channels = par.pointee.ch_layout.nb_channels > 0 ? Int(par.pointee.ch_layout.nb_channels) : nil
+            info.streams.sampleRate = par.pointee.sample_rate > 0 ? Int(par.pointee.sample_rate) : nil
+            info.streams.audioBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
         }
         if let v = video {
             let st = d.stream(v)
@@ -40,6 +46,9 @@ extension PlayerEngine {
                               + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
             }
             info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+            let fps = av_q2d(st.pointee.avg_frame_rate)
+            info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
+            info.streams.videoBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
             info.rotation = PlayerEngine.rotation(of: st)
             info.width = info.rotation % 180 == 0 ? w : h
             info.height = info.rotation % 180 == 0 ? h : w

@@ -20,7 +20,7 @@ extension PlayerEngine {
                 mainClock.anchor(a, at: now)
             }
         }
-        if !mainClock.isAnchored, shared.withLock({ $0.videoEnded == Int.max }) {
+        if !mainClock.isAnchored, shared.withLock({ $0.videoEnded == .absent }) {
             // Sound only: no picture will anchor the clock, so start it here.
             mainClock.anchor(0, at: now)
             if mainPaused { mainClock.setPaused(true, at: now) }
@@ -29,7 +29,7 @@ extension PlayerEngine {
             switch item {
             case .end(let s):
                 _ = frames.tryPop()
-                if s == current { shared.withLock { $0.videoEnded = s } }
+                if s == current { shared.withLock { $0.videoEnded = .ended(serial: s) } }
                 continue
             case .frame(let f):
                 if f.serial != current {
@@ -83,7 +83,7 @@ extension PlayerEngine {
     private func awaitingSound(now: Double) -> Bool {
         guard options.audio, info?.hasAudio == true, now - mainFirstShown.at < 1.0 else { return false }
         let s = shared.withLock { $0 }
-        if s.audioFailed || s.audioEnded != -1 { return false }
+        if s.audioFailed || s.audioEnded != .running { return false }
         guard let o = audio else { return true }
         return o.position() == nil
     }
@@ -91,13 +91,13 @@ extension PlayerEngine {
     private func endDecision(current: Int, now: Double) -> FrameDecision {
         let s = shared.withLock { $0 }
         guard case .ready = s.phase else { return .idle }
-        let videoDone = s.videoEnded == current || s.videoEnded == Int.max
-        let audioReached = s.audioEnded == current || s.audioEnded == Int.max
+        let videoDone = s.videoEnded.isOver(in: current)
+        let audioReached = s.audioEnded.isOver(in: current)
         // While sound plays on, look again now and then: the clock moves the track.
         guard videoDone, audioReached else { return videoDone && !mainPaused ? .wait(0.1) : .idle }
         if mainPaused { return .idle }
         let clock = mainClock.value(at: now) ?? 0
-        if s.audioEnded == current {
+        if s.audioEnded == .ended(serial: current) {
             if hasAudioOutput, let o = audio {
                 if !o.isDrained { return .wait(0.02) }
             } else if clock < s.audioEndPTS {

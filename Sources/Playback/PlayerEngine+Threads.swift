@@ -59,16 +59,17 @@ extension PlayerEngine {
         }
         if let vd = videoDecoder {
             let rotation = streams.info.rotation
+            let kind = streams.info.kind
             let jpeg = JPEGStill(kind: streams.info.kind, decoder: vd, maxPixels: options.source.maxPixels)
-            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, jpeg: jpeg) }
+            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, kind: kind, jpeg: jpeg) }
         }
         if let ad = audioDecoder {
             spawn(name: "mv-audio") { [self] in audioDecodeMain(ad) }
         }
         shared.withLock {
             $0.phase = .ready(streams.info)
-            if videoDecoder == nil { $0.videoEnded = Int.max }
-            if audioDecoder == nil { $0.audioEnded = Int.max }
+            if videoDecoder == nil { $0.videoEnded = .absent }
+            if audioDecoder == nil { $0.audioEnded = .absent }
         }
         wake()
         if let p = firstPacket, videoDecoder != nil { videoPackets.push(.packet(p, 0)) }
@@ -194,7 +195,7 @@ extension PlayerEngine {
                              title: nil, artist: nil, rotation: 0)
         shared.withLock {
             $0.phase = .ready(info)
-            $0.audioEnded = Int.max
+            $0.audioEnded = .absent
         }
         bufferedPermille.store(1000, ordering: .relaxed)
         wake()

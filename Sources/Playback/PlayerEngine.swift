@@ -21,6 +21,23 @@ final class PlayerEngine: @unchecked Sendable {
     enum PacketItem { case packet(Packet, Int), end(Int) }
     enum FrameItem { case frame(VideoFrame), end(Int) }
 
+    /// Where a stream stands: still playing, played to its end in a seek generation, or not
+    /// played at all (a still has no sound; sound without a picture has no video).
+    enum StreamEnd: Equatable {
+        case running
+        case ended(serial: Int)
+        case absent
+
+        /// Whether nothing more is to come from this stream in generation `serial`.
+        func isOver(in serial: Int) -> Bool {
+            switch self {
+            case .running: false
+            case .ended(let s): s == serial
+            case .absent: true
+            }
+        }
+    }
+
     let url: String
     let options: PlayerOptions
     let wake: @Sendable () -> Void
@@ -31,8 +48,8 @@ final class PlayerEngine: @unchecked Sendable {
         /// Where the output of an exact seek's generation starts.
         var exactSeek: (serial: Int, time: Double)?
         var readError: AVError?
-        var videoEnded = -1
-        var audioEnded = -1
+        var videoEnded = StreamEnd.running
+        var audioEnded = StreamEnd.running
         var audioEndPTS: Double = 0
         var audioFailed = false
     }
@@ -76,7 +93,8 @@ final class PlayerEngine: @unchecked Sendable {
 
     // Main-thread state.
     var mainClock = PlaybackClock()
-    var mainShownSerial = -1
+    /// The seek generation whose first frame is on screen; nil until one is.
+    var mainShownSerial: Int?
     var mainLastEnd: Double = 0
     /// When the last frame was handed out, for telling a starved picture (slow download).
     var mainLastShowAt: Double = 0
@@ -154,18 +172,18 @@ final class PlayerEngine: @unchecked Sendable {
         shared.withLock {
             $0.pendingSeek = target
             $0.exactSeek = exact ? (s, target) : nil
-            // Int.max means "this stream is not played at all" and must survive a seek: no
-            // thread would ever set it again, and the end would never come (an animated GIF,
-            // which loops by seeking, froze on its last frame after the second pass).
-            if $0.videoEnded != Int.max { $0.videoEnded = -1 }
-            if $0.audioEnded != Int.max { $0.audioEnded = -1 }
+            // A stream that is not played at all stays so across a seek: no thread would
+            // ever end it again, and the end would never come (an animated GIF, which loops
+            // by seeking, froze on its last frame after the second pass).
+            if $0.videoEnded != .absent { $0.videoEnded = .running }
+            if $0.audioEnded != .absent { $0.audioEnded = .running }
         }
         videoPackets.removeAll()
         audioPackets.removeAll()
         frames.removeAll()
         audio?.flush(serial: s)
         mainClock.reset()
-        mainShownSerial = -1
+        mainShownSerial = nil
         mainLastEnd = 0
         demuxIdle.lock(); demuxIdle.broadcast(); demuxIdle.unlock()
         wake()
@@ -174,10 +192,10 @@ final class PlayerEngine: @unchecked Sendable {
     /// Playing, but the next picture is late and none is queued: the source cannot keep up
     /// (a slow or stalled download). The viewer shows its buffering spinner then.
     var isStarving: Bool {
-        guard !mainPaused, let info, info.kind == .video, mainShownSerial == serial.load(ordering: .relaxed),
+        let current = serial.load(ordering: .relaxed)
+        guard !mainPaused, let info, info.kind == .video, mainShownSerial == current,
               frames.count == 0 else { return false }
-        let ended = shared.withLock { $0.videoEnded }
-        guard ended != mainShownSerial, ended != Int.max else { return false }
+        guard !shared.withLock({ $0.videoEnded }).isOver(in: current) else { return false }
         return MonotonicClock.seconds() - mainLastShowAt > 0.5
     }
 

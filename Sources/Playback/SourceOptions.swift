@@ -61,6 +61,10 @@ public struct SourceOptions: Sendable {
             o.append(("tls_verify", "1"))
             o.append(("ca_file", caFile))
             o.append(("reconnect", "0"))
+        } else if url.hasPrefix("memory:") {
+            // Bytes handed over in memory (MediaProbe) reach nothing else: a playlist among
+            // them opens neither files nor the network.
+            o.append(("protocol_whitelist", "none"))
         } else {
             o.append(("protocol_whitelist", "file"))
         }

@@ -31,15 +31,32 @@ final class WebPAnimation {
         var head = [UInt8](repeating: 0, count: 21)
         let got = read(fd, &head, 21)
         close(fd)
-        // RIFF....WEBPVP8X with the animation flag (bit 1 of the first flags byte).
-        guard got == 21,
-              head.starts(with: Array("RIFF".utf8)), head[8..<16].elementsEqual(Array("WEBPVP8X".utf8)),
-              head[20] & 0x02 != 0 else { return nil }
+        guard got == 21, isAnimated(head) else { return nil }
         guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
         return try WebPAnimation(bytes: all, name: name ?? Demuxer.displayName(path), maxPixels: maxPixels)
     }
 
-    private init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
+    /// Whether a file starting with `head` is an animated WebP: RIFF....WEBPVP8X with the
+    /// animation flag (bit 1 of the first flags byte).
+    static func isAnimated(_ head: some Collection<UInt8>) -> Bool {
+        let h = Array(head.prefix(21))
+        return h.count == 21 && h.starts(with: Array("RIFF".utf8)) && h[8..<16].elementsEqual(Array("WEBPVP8X".utf8))
+            && h[20] & 0x02 != 0
+    }
+
+    /// The animation in `bytes`, named `name` in messages; refused over `maxPixels`.
+    init(bytes: Data, name: String, maxPixels: Int) throws(AVError) {
+        // WebPAnimDecoderNew allocates the whole canvas the header declares, so its size is
+        // checked first: a file claiming a 12300474x237 canvas had libwebp ask for 11 GB.
+        var features = WebPBitstreamFeatures()
+        let header = bytes.withUnsafeBytes { b in
+            WebPGetFeatures(b.baseAddress?.assumingMemoryBound(to: UInt8.self), b.count, &features)
+        }
+        guard header == VP8_STATUS_OK else { throw AVError(message: "\(name): not a valid animated WebP") }
+        guard Int(features.width) * Int(features.height) <= maxPixels else {
+            throw AVError(message: "\(name): picture is \(features.width)x\(features.height), over the limit of "
+                          + "\(maxPixels) pixels (raise it with --max-pixels)")
+        }
         size = bytes.count
         data = UnsafeMutableRawPointer.allocate(byteCount: max(1, size), alignment: 16)
         bytes.copyBytes(to: data.assumingMemoryBound(to: UInt8.self), count: size)
@@ -54,12 +71,6 @@ final class WebPAnimation {
         }
         var info = WebPAnimInfo()
         _ = WebPAnimDecoderGetInfo(d, &info)
-        if Int(info.canvas_width) * Int(info.canvas_height) > maxPixels {
-            WebPAnimDecoderDelete(d)
-            data.deallocate()
-            throw AVError(message: "\(name): picture is \(info.canvas_width)x\(info.canvas_height), over the limit of "
-                          + "\(maxPixels) pixels (raise it with --max-pixels)")
-        }
         decoder = d
         width = Int(info.canvas_width)
         height = Int(info.canvas_height)

@@ -55,7 +55,9 @@ extension PlayerCommand {
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
-        case .next, .previous, .quit, .screenshot, .pin:
+        case .toggleInfo:
+            return .window
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin:
             return .queue
         }
     }

@@ -50,6 +50,8 @@ extension InputBindings {
     <               playlist-prev
     MBTN_FORWARD    playlist-next
     MBTN_BACK       playlist-prev
+    HOME            playlist-first
+    END             playlist-last
     d               dismiss
     # Esc closes the presented item, as Esc closes a browser's image lightbox and as
     # the close button does; mpv users who want "leave fullscreen" can rebind it to
@@ -57,6 +59,9 @@ extension InputBindings {
     ESC             dismiss
     q               quit
 
+    # Files: Delete moves the file to the trash (never deletes it), u brings it back
+    DEL             trash
+    u               undo-trash
     # The keyboard's media keys, while the window has the focus (as mpv binds them;
     # Stop ends the player, as in mpv)
     PLAY            cycle pause
@@ -86,6 +91,7 @@ extension InputBindings {
     # Overlays
     t               cycle track
     i               cycle details
+    I               cycle info
 
     # Image: rotate, zoom and pan. Ctrl+0 resets the zoom, since plain 0 is volume.
     r               rotate 90

@@ -84,6 +84,7 @@ extension MediaQueue {
         var deadline: Double?
         func soonest(_ d: Double?) { if let d { deadline = min(deadline ?? d, d) } }
         if let p = prepared, p !== current { _ = p.tick(presented: false, now: now) }
+        if let p = preparedPrevious, p !== current { _ = p.tick(presented: false, now: now) }
         // Pinned thumbnails play on whatever the queue does.
         let pinned = screen?.pinned ?? []
         for p in pinned { soonest(p.tick(now: now)) }

@@ -17,9 +17,11 @@ public final class MediaQueue {
     /// The view on screen.
     public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
-    private(set) var history: [MediaView] = []
+    var history: [MediaView] = []
     /// The next view, opened ahead of time.
-    private(set) var prepared: MediaView?
+    var prepared: MediaView?
+    /// The view before the current one, kept open so going back is as instant as going on.
+    var preparedPrevious: MediaView?
     /// How the window is made and when the loop ends; set before the first view shows.
     public var presentation = PresentationOptions()
     /// The X connection, the loop and the window, made on first need.
@@ -31,6 +33,8 @@ public final class MediaQueue {
     var quitRequested = false
     /// Run after every turn of the loop, to publish what changed (the MPRIS player).
     var turnFollowers: [@MainActor () -> Void] = []
+    /// Views whose files went to the trash, newest last, for undo.
+    var trashed: [(view: MediaView, item: Trash.Item)] = []
 
     /// The X side of a queue: one connection, its loop, and the stage that shows the queue.
     struct Screen {
@@ -100,6 +104,7 @@ public final class MediaQueue {
     /// Goes back to the view dismissed last; the current one waits again, first in line.
     public func presentPrevious() {
         guard let prev = history.popLast() else { return }
+        if preparedPrevious === prev { preparedPrevious = nil }
         if let c = current {
             dismiss(c, keepInHistory: false)
             views.insert(c, at: 0)
@@ -151,6 +156,7 @@ public final class MediaQueue {
         for v in views + history { v.resetMedia() }
         current = nil
         prepared = nil
+        preparedPrevious = nil
         views.removeAll()
         history.removeAll()
         screen = nil
@@ -165,8 +171,11 @@ public final class MediaQueue {
         screen?.stage.clear()
         v.notify { $0.didDismiss(mediaView: v) }
         if keepInHistory { history.append(v) }
-        // Off screen, a view holds no threads, sound stream or pictures.
-        v.releaseSession()
+        // Off screen, a view holds no threads, sound stream or pictures, except a still,
+        // which is now the item before or after the current one: its decoded picture is
+        // what makes going back instant, and it has nothing to rewind (the queue lets it go
+        // once it is no longer a neighbour). Playable media reopen from the start.
+        if !(v.failure == nil && v.info?.isPlayable == false) { v.releaseSession() }
     }
 
     func presentFirst() {
@@ -180,21 +189,27 @@ public final class MediaQueue {
         stage.growFromOrigin(v)
         v.notify { $0.didPresent(mediaView: v) }
         if views.count > 1 { prepare(views[1]) } else { unprepare() }
+        preparePrevious()
     }
 
     /// Opens `v` ahead of time, letting go of a view prepared before that is no longer next.
-    private func prepare(_ v: MediaView) {
+    func prepare(_ v: MediaView) {
         guard prepared !== v, let s = screen else { return }
         unprepare()
+        openAhead(v, on: s)
+        prepared = v
+    }
+
+    /// Starts opening `v` off screen, sized for the window, waking the loop as it decodes.
+    func openAhead(_ v: MediaView, on s: Screen) {
         let loop = s.loop
         v.wake = { loop.wake() }
         v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
         v.prepare()
-        prepared = v
     }
 
-    private func unprepare() {
-        if let p = prepared, p !== current { p.releaseSession() }
+    func unprepare() {
+        if let p = prepared, p !== current, p !== preparedPrevious { p.releaseSession() }
         prepared = nil
     }
 
@@ -203,6 +218,10 @@ public final class MediaQueue {
         switch c {
         case .next: presentNext()
         case .previous: presentPrevious()
+        case .first: presentFirstItem()
+        case .last: presentLastItem()
+        case .trash: trashCurrent()
+        case .undoTrash: undoTrash()
         case .quit: quit()
         case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
@@ -231,6 +250,9 @@ public struct PresentationOptions {
     public var thumbnailMemoryPath: String?
     /// Keys and mouse buttons to commands; the built-in table unless replaced.
     public var bindings = InputBindings.defaults
+    /// Where `Delete` moves files: the home trash of the user, unless the app says where
+    /// `$XDG_DATA_HOME` puts it.
+    public var trash = Trash(homeTrash: Trash.defaultHomeTrash)
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
     /// Called with a one-line message for the user about something they did that could not
@@ -239,6 +261,9 @@ public struct PresentationOptions {
     /// Makes the view for a dropped or pasted path or URL; unset, a new view takes the
     /// settings of the view on screen.
     public var makeView: ((String) -> MediaView)?
+    /// Called with a one-line message when something works less well than asked (a window
+    /// manager that would not let the thumbnail be small, say).
+    public var onWarning: ((String) -> Void)?
     /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
     public var windowIcons: [RGBAImage] = []
     /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.

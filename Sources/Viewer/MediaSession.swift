@@ -140,8 +140,10 @@ final class MediaSession {
         if smallTick.redraw { t.redraw = true }
         t.soonest(smallTick.deadline)
         guard presented else { return t }
-        // A still is one packet: a stream error there means the picture is damaged.
-        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") || p.info?.kind == .image {
+        // A still is one packet: a stream error there means the picture is damaged; an
+        // animation reports one only when nothing of it can be shown.
+        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") || p.info?.kind == .image
+            || p.info?.kind == .animated {
             fail(MediaError(e.message), into: &t)
             return t
         }

@@ -65,6 +65,12 @@ public protocol MediaViewDelegate: AnyObject {
     func handleTitleSelection(in mediaView: MediaView)
     /// The user clicked the details.
     func handleDetailsSelection(in mediaView: MediaView)
+    /// The view's file was moved to the trash (the view left the queue).
+    func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item)
+    /// The view's file came back from the trash (the view is presented again).
+    func mediaView(_ mediaView: MediaView, didRestoreFromTrash item: Trash.Item)
+    /// The view's media was not moved to the trash, or not brought back, and why.
+    func mediaView(_ mediaView: MediaView, didRefuseTrash reason: String)
 }
 
 /// Every callback does nothing unless the delegate implements it.
@@ -99,6 +105,9 @@ public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) {}
     func handleTitleSelection(in mediaView: MediaView) {}
     func handleDetailsSelection(in mediaView: MediaView) {}
+    func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item) {}
+    func mediaView(_ mediaView: MediaView, didRestoreFromTrash item: Trash.Item) {}
+    func mediaView(_ mediaView: MediaView, didRefuseTrash reason: String) {}
 }
 
 /// Why a view could not show its media: one line a user understands.

@@ -23,6 +23,16 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case next
     /// Go back to the item before.
     case previous
+    /// Go to the first item of the queue.
+    case first
+    /// Go to the last item of the queue.
+    case last
+    /// Move the current file to the trash.
+    case trash
+    /// Bring back the file trashed last.
+    case undoTrash
+    /// Show or hide the panel that says what the file is.
+    case toggleInfo
     /// Dismiss the current item, as the close button does.
     case dismiss
     /// Fullscreen or windowed.
@@ -75,7 +85,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         switch name {
         case "cycle":
             guard let property = args.first else {
-                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details)")
+                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details, info)")
             }
             try expectCount(args, 1, usage: "cycle \(property)")
             switch property {
@@ -85,6 +95,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             case "loop", "loop-file": return .toggleLoop
             case "track": return .toggleTrack
             case "details": return .toggleDetails
+            case "info": return .toggleInfo
             default: throw ParseError(description: "cannot cycle '\(property)'")
             }
         case "seek":
@@ -158,6 +169,11 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .toggleMute: "cycle mute"
         case .next: "playlist-next"
         case .previous: "playlist-prev"
+        case .first: "playlist-first"
+        case .last: "playlist-last"
+        case .trash: "trash"
+        case .undoTrash: "undo-trash"
+        case .toggleInfo: "cycle info"
         case .dismiss: "dismiss"
         case .toggleFullscreen: "cycle fullscreen"
         case .toggleLoop: "cycle loop"
@@ -179,6 +195,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
 
     private static let plainCommands: [String: PlayerCommand] = [
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
+        "playlist-first": .first, "playlist-last": .last, "trash": .trash, "undo-trash": .undoTrash,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
         "screenshot": .screenshot, "paste": .paste, "copy": .copy,
     ]

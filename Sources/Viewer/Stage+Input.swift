@@ -41,7 +41,10 @@ extension Stage {
         case .pointerInside(let inside):
             controls.pointerInside = inside
             needsRedraw = true
-        case .configured, .exposed, .mapped:
+        case .configured:
+            noteWindowManagerMove()
+            needsRedraw = true
+        case .exposed, .mapped:
             needsRedraw = true
         case .closeRequested:
             router.execute(.quit, on: self)

@@ -103,7 +103,6 @@ extension Stage {
         case .minimize:
             gestures.dragStart = windowFrame
             window.setFloating(true)
-            announceFloating()
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
         case .dismiss:
@@ -187,7 +186,10 @@ extension Stage {
         tellWindowManager(minimized: minimized, view: v)
         // A window manager that only floated the window partway through the motion may have
         // kept an earlier size: the thumbnail's frame is asked for once more.
-        if minimized { setFrame(thumbnailFrame(for: v)) }
+        if minimized {
+            setFrame(thumbnailFrame(for: v))
+            checkThumbnailGranted(v)
+        }
         v.session?.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
         if !minimized { restorePresentedState() }

@@ -17,6 +17,8 @@ extension Stage {
             else { toggleFullscreen() }
         case .toggleDetails:
             controls.until = controlsVisible(now: now) ? 0 : now + 3600
+        case .toggleInfo:
+            infoPanel.isShown.toggle()
         case .minimize:
             setMinimized(true, animated: true)
         case .restore:

@@ -1,3 +1,4 @@
+import Dispatch
 import Playback
 import Windowing
 
@@ -54,17 +55,39 @@ extension Stage {
         needsRedraw = true
     }
 
+    /// A window manager may refuse to float or shrink the thumbnail (a tiling one with a rule
+    /// against it). The window stays usable as it is; the user hears why once, a moment
+    /// later, when the manager has answered.
+    func checkThumbnailGranted(_ v: MediaView) {
+        guard display.hasWindowManager, !placement.warnedRefusal else { return }
+        let wanted = thumbnailFrame(for: v)
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.6) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.isMinimized, self.animation == nil, !self.placement.warnedRefusal else { return }
+                let got = self.windowFrame
+                guard got.width > wanted.width * 5 / 4 || got.height > wanted.height * 5 / 4 else { return }
+                self.placement.warnedRefusal = true
+                self.warn?("the window manager kept the thumbnail at \(got.width)x\(got.height) instead of "
+                           + "\(wanted.width)x\(wanted.height); a floating rule for the class 'mediaview' lets it be small")
+            }
+        }
+    }
+
+    /// A window manager moved the resting thumbnail itself (its own Alt+drag): that counts as
+    /// the user's choice, as our own move does. Only a move is taken, at the size we asked
+    /// for, so a manager that merely adjusts the size is not mistaken for the user.
+    func noteWindowManagerMove() {
+        guard display.hasWindowManager, isMinimized, !isPinned, animation == nil, gestures.drag == nil,
+              let v = view else { return }
+        let now = windowFrame, wanted = thumbnailFrame(for: v)
+        guard now.width == wanted.width, now.height == wanted.height, now.x != wanted.x || now.y != wanted.y else { return }
+        keepThumbnail(now)
+    }
+
     /// Uses `frame` for the next minimize and remembers it for the next run.
     func keepThumbnail(_ frame: Rect) {
         placement.thumbnail = frame
         placement.memory?.remember(frame, for: ThumbnailMemory.key(display.monitors))
-    }
-
-    /// What the window manager hears as a drag toward the thumbnail starts: a utility window,
-    /// which tiling managers float, so the drag itself can move and size it. (An animated
-    /// minimize does not say it first: openbox then drops the animation's frames.)
-    func announceFloating() {
-        window.setUtilityType(true)
     }
 
     /// What the window manager hears when the view has become a thumbnail or stopped being

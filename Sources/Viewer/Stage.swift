@@ -33,8 +33,12 @@ final class Stage {
     var awaitingFirstFrame = false
     /// Keys and buttons to commands.
     var bindings: InputBindings
+    /// Where one-line warnings go.
+    let warn: ((String) -> Void)?
     /// Frames of media shown (not overlay-only redraws).
     var framesShown = 0
+    /// The panel that says what the file is (`cycle info`).
+    var infoPanel = InfoPanel()
 
     /// Where the window goes when presented.
     struct Placement {
@@ -52,6 +56,8 @@ final class Stage {
         var memory: ThumbnailMemory?
         /// A pinned thumbnail: it plays on while the queue moves on in another window.
         var pinned = false
+        /// The user was told the window manager would not make the thumbnail small.
+        var warnedRefusal = false
     }
 
     /// Pointer and timing of the controls (track, title, close button).
@@ -77,6 +83,7 @@ final class Stage {
         self.loop = loop
         self.router = router
         bindings = options.bindings
+        warn = options.onWarning
         let screen = display.screenSize
         let gw = options.geometry?.width ?? min(1280, screen.width)
         let gh = options.geometry?.height ?? min(720, screen.height)
@@ -210,6 +217,9 @@ final class Stage {
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x)
             s.render(into: buf, state: state)
+            if infoPanel.isShown, let v = view, !isMinimized {
+                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels)
+            }
             if let m = view?.message, m.until > now, !isMinimized {
                 m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
             }

@@ -80,4 +80,16 @@ final class EventRecorder: MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) { emit("screenshot", [("path", .string(path))]) }
     func handleTitleSelection(in mediaView: MediaView) { emit("title_selected") }
     func handleDetailsSelection(in mediaView: MediaView) { emit("details_selected") }
+    func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item) {
+        emit("trashed", [("path", .string(item.originalPath)), ("trashinfo", .string(item.infoPath))])
+    }
+    func mediaView(_ mediaView: MediaView, didRestoreFromTrash item: Trash.Item) {
+        emit("restored", [("path", .string(item.originalPath))])
+    }
+    /// A refusal is the user's own action failing: one line on stderr, but the run is not
+    /// a failure for the exit status.
+    func mediaView(_ mediaView: MediaView, didRefuseTrash reason: String) {
+        StandardError.write("mediaview: \(reason)")
+        emit("trash_refused", [("reason", .string(reason))])
+    }
 }

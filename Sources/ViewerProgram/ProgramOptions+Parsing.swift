@@ -36,7 +36,7 @@ extension ProgramOptions {
         OptionSpec(name: name, valueName: valueName, group: group, help: help, apply: apply)
     }
 
-    static let groupOrder = ["Information", "Scripts and benchmarks", "Window", "Playback and queue",
+    static let groupOrder = ["Information", "Scripts and benchmarks", "Folders", "Window", "Playback and queue",
                              "Minimizing", "Overlays and look", "Cache, network and limits", "Desktop"]
 
     static let optionTable: [OptionSpec] = [
@@ -61,6 +61,16 @@ extension ProgramOptions {
             $0.benchmark = true },
         value("--events", "FILE", "Scripts and benchmarks", "log events as JSON lines to FILE (- for stdout)") {
             $0.eventsPath = try nonEmpty("--events", $1) },
+
+        flag("--recursive", "Folders", "also queue the media of subfolders (also -r)") { $0.browse.recursive = true },
+        value("--sort", "ORDER", "Folders",
+              "order of a folder's files: name, natural (img2 before img10), mtime, size, random or exif-date "
+                + "(default natural)") {
+            $0.browse.order = try choice("--sort", $1) },
+        flag("--reverse", "Folders", "list folders last first") { $0.browse.reversed = true },
+        flag("--browse-folder", "Folders",
+             "a single file opens with the rest of its folder queued around it (what the desktop file passes)") {
+            $0.browse.browseFolder = true },
 
         flag("--windowed", "Window", "open a normal window instead of fullscreen") { $0.windowed = true },
         flag("--fullscreen", "Window", "present fullscreen (the default)") { $0.windowed = false },

@@ -1,3 +1,5 @@
+import Viewer
+
 /// Everything the `mediaview` command line can say, parsed and checked.
 ///
 /// `parse(_:)` reads the arguments after the program name; every value is validated
@@ -16,6 +18,8 @@ public struct ProgramOptions: Equatable, Sendable {
     public var showManual = false
     /// Replaces the user's input.conf (the bundled defaults still load beneath it).
     public var inputConfPath: String?
+    /// How folders given as inputs are listed, and whether one file opens its folder.
+    public var browse = BrowseOptions()
 
     // Scripts, tests and benchmarks.
     public var autoExit = false
@@ -82,6 +86,22 @@ public struct ProgramOptions: Equatable, Sendable {
     public var desktop = Desktop()
 
     public init() {}
+
+    /// What folders and `--browse-folder` turn into queue items.
+    public struct BrowseOptions: Equatable, Sendable {
+        /// Descend into subfolders (`-r`).
+        public var recursive = false
+        /// The order of a folder's files (`--sort`).
+        public var order: FolderListing.Order = .natural
+        /// Last first (`--reverse`).
+        public var reversed = false
+        /// A single file argument opens with the rest of its folder around it, as a file
+        /// manager's "open" expects; a plain command line queues exactly what it is given.
+        public var browseFolder = false
+
+        /// Folders listed flat, in natural order; files queued as given.
+        public init() {}
+    }
 
     /// `WxH[+X+Y]`: a window size and, optionally, where its top-left corner goes.
     public struct Geometry: Equatable, Sendable {
@@ -159,8 +179,12 @@ public struct ProgramOptions: Equatable, Sendable {
                 options.showHelp = true
                 continue
             }
+            if argument == "-r" {
+                options.browse.recursive = true
+                continue
+            }
             guard argument.hasPrefix("--") else {
-                throw OptionError("unknown option '\(argument)' (options are long, e.g. --help)")
+                throw OptionError("unknown option '\(argument)' (options are long, e.g. --help; short ones: -h, -r)")
             }
             let (name, inlineValue) = splitInline(argument)
             guard let spec = optionTable.first(where: { $0.name == name }) else {

@@ -32,7 +32,14 @@ public enum ViewerApp {
         for p in loaded.problems { say("mediaview: \(p)") }
         if opts.listBindings { print(loaded.bindings.listing(), terminator: ""); return 0 }
         let ipcPath = opts.desktop.ipcServerPath.map { $0.isEmpty ? nil : $0 } ?? defaultIPCPath(environment)
-        if opts.desktop.enqueue, let status = enqueue(opts.inputs, at: ipcPath) { return status }
+        if opts.desktop.enqueue {
+            // A running player gets files, not folders; one file opened from a file manager
+            // joins it alone rather than bringing its whole folder into that queue.
+            var plain = opts.browse
+            plain.browseFolder = false
+            let items = InputExpansion.expand(opts.inputs, browse: plain, log: nil, quiet: true).items
+            if !items.isEmpty || opts.inputs.isEmpty, let status = enqueue(items, at: ipcPath) { return status }
+        }
 
         var log: EventLog?
         if let path = opts.eventsPath {
@@ -42,6 +49,12 @@ public enum ViewerApp {
         var inputs = opts.inputs
         if inputs.isEmpty { inputs = demoFiles(in: assets) }
         if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
+        let expansion = InputExpansion.expand(inputs, browse: opts.browse, log: log)
+        if expansion.items.isEmpty {
+            // Each empty folder has said so in its own line.
+            log?.log("exit", [("status", .int(1))])
+            return 1
+        }
         if let dir = environment["TMPDIR"], dir.hasPrefix("/") { MediaView.temporaryDirectory = dir }
 
         let queue = MediaQueue.shared
@@ -54,6 +67,7 @@ public enum ViewerApp {
         presentation.advancesAutomatically = true
         presentation.frameLimit = opts.frameLimit
         presentation.bindings = loaded.bindings
+        presentation.trash = Trash(homeTrash: homeTrash(environment))
         presentation.screenshotDirectory = picturesDirectory(environment)
         presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
             RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
@@ -62,6 +76,7 @@ public enum ViewerApp {
         if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
+        presentation.onWarning = { say("mediaview: \($0)") }
         queue.presentation = presentation
         EventRecorder.anyFailed = false
         let signals = SignalWatch.install(on: queue)
@@ -97,12 +112,15 @@ public enum ViewerApp {
         }
         defer { ipc?.server.close() }
 
-        for input in inputs {
-            queue.queue(mediaView: build(input))
-            if let e = displayError {
-                say("mediaview: \(e)")
-                return 2
-            }
+        // A big folder reaches the queue in batches from the loop: its first picture
+        // does not wait for the rest.
+        let feeder = QueueFeeder(items: expansion.items, startIndex: expansion.startIndex, log: log) { _, input in
+            build(input)
+        }
+        feeder.start(on: queue)
+        if let e = displayError {
+            say("mediaview: \(e)")
+            return 2
         }
         let mpris = DesktopBus.start(on: queue, environment: environment)
         queue.run()
@@ -112,7 +130,7 @@ public enum ViewerApp {
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
-        var status: Int32 = EventRecorder.anyFailed ? 1 : 0
+        var status: Int32 = EventRecorder.anyFailed || expansion.emptyFolders > 0 ? 1 : 0
         if let sig = signals.received {
             // The shell's convention for "ended by a signal", after a clean shutdown.
             say("mediaview: stopped by signal \(sig)")
@@ -205,6 +223,13 @@ public enum ViewerApp {
         let dir = assets + "/demo"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return names.filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+    }
+
+    /// `$XDG_DATA_HOME/Trash` when that is an absolute path, as the Trash specification says;
+    /// otherwise the library's `~/.local/share/Trash`.
+    static func homeTrash(_ environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/Trash" }
+        return Trash.defaultHomeTrash
     }
 
     static func say(_ line: String) {

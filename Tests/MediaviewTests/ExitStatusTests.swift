@@ -49,10 +49,11 @@ extension MediaviewProgram {
             #expect(reason.count > 5, "no reason given: \(line)")
         }
 
-        @Test func directorySaysIsADirectory() throws {
+        /// A folder is browsed (FolderTests); one with no media in it says so in one line.
+        @Test func emptyDirectorySaysItHoldsNoMedia() throws {
             let dir = try Scratch.directory("dir")
             let line = try failingItem(dir)
-            #expect(line.contains("is a directory"))
+            #expect(line.contains("no media files to show"), "\(line)")
         }
 
         /// The queue goes on past a failure and the good item is still shown: exit 1, but

@@ -21,7 +21,8 @@ extension MediaviewProgram {
             let desktop = usr + "/share/applications/mediaview.desktop"
             let validate = try Run.process("desktop-file-validate", [desktop], timeout: 10)
             #expect(validate.status == 0 && !validate.stdout.contains("error"), "desktop-file-validate: \(validate.stdout)")
-            #expect(try String(contentsOfFile: desktop, encoding: .utf8).contains("Exec=mediaview --enqueue %U"))
+            // A file manager's "open" joins a running player, or opens the file with its folder.
+            #expect(try String(contentsOfFile: desktop, encoding: .utf8).contains("Exec=mediaview --enqueue --browse-folder %U"))
             for size in [16, 24, 32, 48, 64, 128, 256] {
                 let png = usr + "/share/icons/hicolor/\(size)x\(size)/apps/mediaview.png"
                 let probe = try Run.process("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", png],

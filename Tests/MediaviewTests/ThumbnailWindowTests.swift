@@ -251,4 +251,78 @@ struct ThumbnailWindowTests {
         let next = try minimize(again)
         #expect(next.width == 547 && next.x == g.x && next.y == g.y, "the next run keeps the size: \(next)")
     }
+
+    @Test("A window manager that will not let the thumbnail be small leaves a usable window and one warning")
+    func refusedSize() throws {
+        let dir = Fixtures.directory + "/openbox-max-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // A user's rule that keeps mediaview maximized: openbox then sizes it as it likes.
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <openbox_config xmlns="http://openbox.org/3.4/rc"><applications>
+            <application class="mediaview"><maximized>yes</maximized></application>
+            </applications></openbox_config>
+            """.write(toFile: dir + "/rc.xml", atomically: true, encoding: .utf8)
+        let wm = try Run.start("openbox", ["--sm-disable", "--config-file", dir + "/rc.xml"], environment: Run.environment())
+        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
+        let end = Date().addingTimeInterval(10)
+        var ready = false
+        while !ready && Date() < end {
+            usleep(100_000)
+            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
+        }
+        try #require(ready, "openbox did not start")
+        let errPath = dir + "/stderr"
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let clip = try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 20)
+        let p = try Run.start(Run.mediaview, ["--no-audio", "--swipe-mode", "minimize", "--minimized-reset", "--windowed", clip],
+                              environment: Run.environment(["XDG_STATE_HOME": state]),
+                              stderr: FileHandle(forWritingAtPath: errPath))
+        defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+        let probe = try ScreenProbe()
+        var window: UInt?
+        let until = Date().addingTimeInterval(10)
+        while window == nil && Date() < until {
+            usleep(50_000)
+            window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+        }
+        let w = try #require(window)
+        try xdo(["key", "--window", "\(w)", "ctrl+Down"])
+        let warned = Date().addingTimeInterval(5)
+        var text = ""
+        while !text.contains("floating rule") && Date() < warned {
+            usleep(50_000)
+            text = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        }
+        #expect(text.split(separator: "\n").filter { $0.contains("floating rule") }.count == 1, "one warning: \(text)")
+        let g = try #require(probe.geometry(of: w))
+        #expect(probe.waitFor(timeout: 5) { $0.matches(g.x + g.width / 2, g.y + g.height / 2, 0x008000) } != nil,
+                "still showing the video: \(g)")
+        #expect(p.isRunning, "still running")
+    }
+
+    @Test("Under openbox its own Alt+drag moves the thumbnail, and that place is the one remembered")
+    func windowManagerMoveCounts() throws {
+        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
+        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
+        let end = Date().addingTimeInterval(10)
+        var ready = false
+        while !ready && Date() < end {
+            usleep(100_000)
+            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
+        }
+        try #require(ready, "openbox did not start")
+        let s = try start(["--minimized-reset"])
+        let c = try minimize(s)
+        try xdo(["mousemove", "\(c.x + 200)", "\(c.y + 100)", "keydown", "alt", "mousedown", "1"])
+        for i in 1...6 { try xdo(["mousemove", "\(c.x + 200 - 80 * i)", "\(c.y + 100 - 60 * i)"]) }
+        try xdo(["mouseup", "1", "keyup", "alt"])
+        let moved = try #require(s.settled())
+        #expect(moved.x < c.x - 300 && moved.y < c.y - 200 && moved.width == c.width, "openbox moved it: \(moved)")
+        s.stop()
+        let again = try start()
+        defer { again.stop() }
+        let next = try minimize(again)
+        #expect(abs(next.x - moved.x) <= 2 && abs(next.y - moved.y) <= 2, "remembered: \(next) after \(moved)")
+    }
 }

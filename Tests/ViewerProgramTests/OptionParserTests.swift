@@ -195,3 +195,29 @@ import Viewer
         #expect(!help.split(separator: "\n").contains { $0.count > 80 })
     }
 }
+
+/// The folder options: -r, --sort, --reverse, --browse-folder.
+@Suite struct FolderOptionTests {
+    @Test func folderOptionsParse() throws {
+        let o = try ProgramOptions.parse(["-r", "--sort", "exif-date", "--reverse", "--browse-folder", "pics"])
+        #expect(o.browse.recursive && o.browse.reversed && o.browse.browseFolder)
+        #expect(o.browse.order == .exifDate)
+        #expect(o.inputs == ["pics"])
+        let d = try ProgramOptions.parse(["pics"])
+        #expect(d.browse == ProgramOptions.BrowseOptions())
+        #expect(d.browse.order == .natural)
+        #expect(try ProgramOptions.parse(["--recursive"]).browse.recursive)
+    }
+
+    @Test func aBadSortSaysWhatWorks() {
+        #expect(throws: OptionError("--sort must be one of name, natural, mtime, size, random, exif-date, got 'date'")) {
+            try ProgramOptions.parse(["--sort", "date"])
+        }
+    }
+
+    @Test func helpListsTheFolderOptions() {
+        for name in ["--recursive", "--sort", "--reverse", "--browse-folder"] {
+            #expect(ProgramOptions.helpText.contains(name))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import FuzzDriver
+import Playback
+
+/// Feeds one input, as a file's bytes, through everything a user's file goes through; the
+/// work per input is bounded (`MediaProbe.Budget`), so a slow input is a finding, not a hang.
+/// Whatever FFmpeg, libjpeg or libwebp make of it, the probe must return, and say why when
+/// it refused the input in one line.
+enum FuzzMedia {
+    static func run(_ bytes: [UInt8]) {
+        let outcome = MediaProbe.run(bytes)
+        if let e = outcome.failure {
+            precondition(!e.message.isEmpty && !e.message.contains("\n"), "a refusal must be one line: \(e.message)")
+        }
+    }
+}
+
+@main
+struct FuzzMain {
+    static func main() {
+        FuzzDriver.main { FuzzMedia.run($0) }
+    }
+}

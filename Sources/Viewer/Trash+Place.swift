@@ -1,0 +1,106 @@
+import Glibc
+
+/// Which trash a file goes to, and the spelling the specification wants in `.trashinfo`.
+extension Trash {
+    /// A trash directory and the path recorded for the file (absolute for the home trash,
+    /// relative to the volume's top for a volume's trash, so the volume can be mounted
+    /// elsewhere).
+    struct Place {
+        let dir: String
+        let recordedPath: String
+    }
+
+    func place(for absolute: String, device: dev_t) throws(Refusal) -> Place {
+        if Self.makeFolders(homeTrash), Self.device(of: homeTrash) == device {
+            return Place(dir: homeTrash, recordedPath: absolute)
+        }
+        let top = Self.topDirectory(of: absolute, device: device)
+        let relative = String(absolute.dropFirst(top == "/" ? 1 : top.count + 1))
+        let uid = getuid()
+        // An administrator's shared .Trash counts only if it is a real, sticky directory.
+        var st = stat()
+        let shared = top + "/.Trash"
+        if lstat(shared, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_mode & S_ISVTX != 0,
+           Self.makeFolders(shared + "/\(uid)") {
+            return Place(dir: shared + "/\(uid)", recordedPath: relative)
+        }
+        let own = top + "/.Trash-\(uid)"
+        if Self.makeFolders(own), lstat(own, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == uid {
+            return Place(dir: own, recordedPath: relative)
+        }
+        throw Refusal(description: "cannot move \(absolute) to the trash: its volume (\(top)) has no trash folder "
+            + "and none can be made there (\(Self.errorText())); the file stays")
+    }
+
+    /// `dir` with `files/` and `info/` in it, made private when new; false if that fails or
+    /// something that is not a directory is in the way.
+    static func makeFolders(_ dir: String) -> Bool {
+        var path = ""
+        for part in dir.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        for sub in ["/files", "/info"] where mkdir(dir + sub, 0o700) != 0 && errno != EEXIST { return false }
+        var st = stat()
+        return lstat(dir + "/files", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func device(of path: String) -> dev_t? {
+        var st = stat()
+        return stat(path, &st) == 0 ? st.st_dev : nil
+    }
+
+    /// The mount point holding `path`: the last parent still on the same device.
+    static func topDirectory(of path: String, device: dev_t) -> String {
+        var top = path
+        while top != "/" {
+            let parent = top.lastIndex(of: "/").map { $0 == top.startIndex ? "/" : String(top[..<$0]) } ?? "/"
+            guard Self.device(of: parent) == device else { break }
+            top = parent
+        }
+        return top
+    }
+
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (cwd == "/" ? "" : cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// The file name at the end of a path.
+    static func lastComponent(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    /// "photo.jpg" as "photo.2.jpg", "photo.3.jpg", ...: a second file of the same name.
+    static func numbered(_ name: String, _ n: Int) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name + ".\(n)" }
+        return name[..<dot] + ".\(n)" + name[dot...]
+    }
+
+    /// Local time as YYYY-MM-DDThh:mm:ss, the specification's DeletionDate.
+    static func deletionDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+            + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+
+    /// A path escaped as in a URI (RFC 2396), slashes kept, as `Path=` needs.
+    static func uriEscaped(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            let plain = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || "/-_.!~*'()".utf8.contains(b)
+            if plain { out.append(b) } else { out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]] }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,93 @@
+import Glibc
+
+/// Moving files to the desktop's trash, as the freedesktop.org Trash specification says,
+/// so a file manager lists them, can put them back, and empties them; nothing is ever
+/// deleted here.
+///
+/// A file on the same file system as the home trash goes there; a file on another volume
+/// goes to that volume's `.Trash/$UID` (when the administrator made `.Trash` sticky) or
+/// `.Trash-$UID`, since moving it home would mean copying it across devices. A volume
+/// where neither exists nor can be made is refused, and the file stays where it is.
+public struct Trash: Sendable {
+    /// The home trash, `$XDG_DATA_HOME/Trash` (the program works it out; the library reads
+    /// no environment).
+    public var homeTrash: String
+
+    /// A trash whose home trash is `homeTrash`.
+    public init(homeTrash: String) {
+        self.homeTrash = homeTrash
+    }
+
+    /// `~/.local/share/Trash` of the user running the program, from the password
+    /// database: the specification's default when `$XDG_DATA_HOME` is not set.
+    public static var defaultHomeTrash: String {
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/tmp/Trash-\(getuid())" }
+        return String(cString: dir) + "/.local/share/Trash"
+    }
+
+    /// A file in the trash: where it was, where it is now, and its `.trashinfo`.
+    public struct Item: Sendable, Equatable {
+        /// The absolute path it had.
+        public var originalPath: String
+        /// Where it is, under the trash's `files/`.
+        public var trashedPath: String
+        /// Its `info/NAME.trashinfo`.
+        public var infoPath: String
+    }
+
+    /// Why a file was not moved or brought back, in one line that ends by saying the file
+    /// stays where it is.
+    public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The line.
+        public let description: String
+    }
+
+    /// Moves the file at `path` into the trash; on any failure nothing has moved.
+    public func moveToTrash(path: String) throws(Refusal) -> Item {
+        let absolute = Self.absolute(path)
+        var st = stat()
+        guard lstat(absolute, &st) == 0 else {
+            throw Refusal(description: "cannot move \(absolute) to the trash: \(Self.errorText())")
+        }
+        let target = try place(for: absolute, device: st.st_dev)
+        let name = Self.lastComponent(absolute)
+        let date = Self.deletionDate()
+        // The .trashinfo is made first, with O_EXCL: its name claims the name in files/.
+        for attempt in 1...10_000 {
+            let trashedName = attempt == 1 ? name : Self.numbered(name, attempt)
+            let info = target.dir + "/info/" + trashedName + ".trashinfo"
+            let fd = open(info, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw Refusal(description: "cannot move \(absolute) to the trash: \(info): \(Self.errorText()); the file stays")
+            }
+            let text = "[Trash Info]\nPath=\(Self.uriEscaped(target.recordedPath))\nDeletionDate=\(date)\n"
+            let wrote = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+            let files = target.dir + "/files/" + trashedName
+            guard wrote == text.utf8.count, access(files, F_OK) != 0 else {
+                unlink(info)
+                if wrote == text.utf8.count { continue }
+                throw Refusal(description: "cannot move \(absolute) to the trash: cannot write \(info); the file stays")
+            }
+            guard rename(absolute, files) == 0 else {
+                let why = Self.errorText()
+                unlink(info)
+                throw Refusal(description: "cannot move \(absolute) to the trash: \(why); the file stays")
+            }
+            return Item(originalPath: absolute, trashedPath: files, infoPath: info)
+        }
+        throw Refusal(description: "cannot move \(absolute) to the trash: too many files of that name there; the file stays")
+    }
+
+    /// Puts a trashed file back where it was, unless something else is there now.
+    public func restore(_ item: Item) throws(Refusal) {
+        guard access(item.originalPath, F_OK) != 0 else {
+            throw Refusal(description: "cannot bring back \(item.originalPath): another file has that name now; it stays in the trash")
+        }
+        guard rename(item.trashedPath, item.originalPath) == 0 else {
+            throw Refusal(description: "cannot bring back \(item.originalPath): \(Self.errorText()); it stays in the trash")
+        }
+        unlink(item.infoPath)
+    }
+}
