@@ -27,7 +27,8 @@ DEBIAN_PACKAGES := \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
-	python3 openssl ca-certificates curl desktop-file-utils
+	python3 openssl ca-certificates curl desktop-file-utils \
+	libdbus-1-dev dbus playerctl xclip
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time

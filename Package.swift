@@ -3,7 +3,7 @@ import PackageDescription
 
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
-/// Dependencies point one way: mediaview -> ViewerProgram -> Viewer -> Windowing, Playback -> C modules.
+/// Dependencies point one way: mediaview -> ViewerProgram -> Viewer -> Windowing, Playback, SessionBus -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
@@ -20,13 +20,16 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libexif for the date a photo was taken and its camera facts.
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
         .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
-        .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
+        .target(name: "SessionBus", dependencies: ["CDBus"]),
+        .target(name: "Viewer", dependencies: ["Playback", "Windowing", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.
         .target(name: "ViewerProgram", dependencies: ["Viewer", "Playback"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),

@@ -6,6 +6,7 @@
 #   - our own Xvfb (even when $DISPLAY works: the tests read pixels back and
 #     need a known screen size, no compositor and no user windows on top);
 #   - a private PulseAudio daemon with a null sink whose monitor tests record;
+#   - a private session D-Bus (dbus-daemon), for the MPRIS player and its clients;
 #   - an HTTP and an HTTPS test server (scripts/testserver.py) on 127.0.0.1
 #     with Range support and injected faults, and a CA made for this run;
 #   - private XDG cache/config/data/runtime directories, so tests never touch the
@@ -17,7 +18,7 @@
 # its own display number, socket directory and ports.
 #
 # Environment knobs (all optional):
-#   TESTENV_SERVICES  which services to start; default "x11 pulse http https volumes"
+#   TESTENV_SERVICES  which services to start; default "x11 pulse dbus http https volumes"
 #   TESTENV_WM        "openbox" to also run a window manager on the display
 #   TESTENV_QUIET     1 to not print the environment banner on stderr
 #   MEDIAVIEW_TEST_SCREEN  Xvfb screen size, default 1280x720
@@ -32,7 +33,7 @@ if [ $# -eq 0 ]; then
 fi
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-services=" ${TESTENV_SERVICES:-x11 pulse http https volumes} "
+services=" ${TESTENV_SERVICES:-x11 pulse dbus http https volumes} "
 screen=${MEDIAVIEW_TEST_SCREEN:-1280x720}
 
 say() { [ "${TESTENV_QUIET:-0}" = 1 ] || echo "testenv: $*" >&2; }
@@ -286,6 +287,47 @@ keep_sink_running() { # dir
     pactl suspend-sink mvtest 1 && pactl suspend-sink mvtest 0 || die "cannot restart the null sink"
 }
 
+# ------------------------------------------------------------- session bus
+# A bus of the session type with its own configuration rather than the system's
+# session.conf: that one listens in /tmp under a random name and starts services
+# on demand (playerctld, say) that would outlive us. Ours listens on a socket in
+# our directory, starts nothing, and lets this user do everything, as a desktop
+# session's bus does.
+start_dbus() {
+    command -v dbus-daemon >/dev/null || die "dbus-daemon not installed (make deps)"
+    local dir="$work/dbus" pid i
+    mkdir -m 700 "$dir"
+    cat >"$dir/session.conf" <<EOF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$dir/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF
+    setsid dbus-daemon --config-file="$dir/session.conf" --nofork --nopidfile \
+        </dev/null >"$dir/dbus.log" 2>&1 &
+    pid=$!
+    started "$pid" "dbus-daemon"
+    export DBUS_SESSION_BUS_ADDRESS="unix:path=$dir/bus"
+    for i in $(seq 100); do
+        if [ -S "$dir/bus" ] && dbus-send --session --dest=org.freedesktop.DBus --print-reply \
+            /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        nap 0.1
+    done
+    tail -5 "$dir/dbus.log" >&2
+    die "dbus-daemon did not start"
+}
+
 # ------------------------------------------------------------ HTTP(S) server
 make_ca() { # dir: a CA and a server certificate for 127.0.0.1 and localhost
     local d=$1
@@ -400,10 +442,12 @@ if [ "${TESTENV_WM:-}" = openbox ]; then
     start_wm
 fi
 if wants pulse; then start_pulse; fi
+# Without our bus, none: the tests must never reach the user's own session bus.
+if wants dbus; then start_dbus; else unset DBUS_SESSION_BUS_ADDRESS; fi
 if wants http || wants https; then start_http; fi
 if wants volumes; then start_volumes; fi
 
-say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} HTTP=${MEDIAVIEW_TEST_HTTP:-} HTTPS=${MEDIAVIEW_TEST_HTTPS:-} dir=$work"
+say "DISPLAY=${DISPLAY:-} PULSE_SERVER=${PULSE_SERVER:-} DBUS=${DBUS_SESSION_BUS_ADDRESS:-} HTTP=${MEDIAVIEW_TEST_HTTP:-} HTTPS=${MEDIAVIEW_TEST_HTTPS:-} dir=$work"
 
 # CMD runs in the background and we wait for it, because bash defers traps
 # until a foreground child exits: a SIGTERM (from timeout, say) must reach the

@@ -46,7 +46,7 @@ struct HTTPTarget {
             guard let p = Int(portText), (1...65535).contains(p) else { return nil }
             port = p
         }
-        authorization = credentials.map { HTTPTarget.base64(Array(HTTPTarget.percentDecoded($0).utf8)) }
+        authorization = credentials.map { HTTPTarget.base64(Array(TextFormat.percentDecoded($0).utf8)) }
     }
 
     /// What FFmpeg opens: the tls protocol checks the certificate against `host`.
@@ -66,21 +66,6 @@ struct HTTPTarget {
         let base = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let dir = base.lastIndex(of: "/").map { base[...$0] } ?? "/"
         return origin + dir + location
-    }
-
-    private static func percentDecoded(_ s: String) -> String {
-        var out: [UInt8] = []
-        var bytes = Array(s.utf8)[...]
-        while let b = bytes.popFirst() {
-            if b == UInt8(ascii: "%"), bytes.count >= 2,
-               let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
-                out.append(v)
-                bytes = bytes.dropFirst(2)
-            } else {
-                out.append(b)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func base64(_ bytes: [UInt8]) -> String {

@@ -22,6 +22,23 @@ public enum TextFormat {
         let zeros = String(repeating: "0", count: max(0, width - digits.count))
         return (n < 0 ? "-" : "") + zeros + digits
     }
+
+    /// `%20`-style escapes decoded to bytes (URLs, file:// URIs); a malformed escape is
+    /// kept as written.
+    public static func percentDecoded(_ s: String) -> String {
+        var out: [UInt8] = []
+        var bytes = Array(s.utf8)[...]
+        while let b = bytes.popFirst() {
+            if b == UInt8(ascii: "%"), bytes.count >= 2,
+               let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(v)
+                bytes = bytes.dropFirst(2)
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 extension StringProtocol {

@@ -58,21 +58,5 @@ extension SourceOptions {
 
 private extension Substring {
     /// `%5F` style escapes decoded where they are valid; enough to see a parameter's name.
-    var removingPercentEncodingLossy: String {
-        var bytes: [UInt8] = []
-        var i = utf8.startIndex
-        while i != utf8.endIndex {
-            let b = utf8[i]
-            if b == UInt8(ascii: "%"), let h1 = utf8.index(i, offsetBy: 1, limitedBy: utf8.endIndex),
-               let h2 = utf8.index(i, offsetBy: 2, limitedBy: utf8.endIndex), h2 != utf8.endIndex,
-               let v = UInt8(String(decoding: [utf8[h1], utf8[h2]], as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                i = utf8.index(after: h2)
-                continue
-            }
-            bytes.append(b)
-            i = utf8.index(after: i)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    var removingPercentEncodingLossy: String { TextFormat.percentDecoded(String(self)) }
 }

@@ -53,7 +53,7 @@ extension PlayerCommand {
         case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
              .zoom, .zoomReset, .pan:
             return .media
-        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore:
+        case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
         case .toggleInfo:
             return .window

@@ -84,6 +84,10 @@ extension InputBindings {
     # Save the picture on screen as a PNG file (the program puts it in your Pictures folder)
     s               screenshot
 
+    # Clipboard: play the paths or links on it; copy the picture (PNG) and its source
+    Ctrl+v          paste
+    Ctrl+c          copy
+
     # Overlays
     t               cycle track
     i               cycle details

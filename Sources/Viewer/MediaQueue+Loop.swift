@@ -98,6 +98,7 @@ extension MediaQueue {
         for stage in [s.stage] + pinned where stage.needsRedraw { stage.draw(now: now) }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
         if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) { return .stop }
+        for follow in turnFollowers { follow() }
         return .wait(deadline)
     }
 

@@ -31,6 +31,8 @@ public final class MediaQueue {
     /// Frames shown, frames dropped and time, for the program's summary.
     var counters = Counters()
     var quitRequested = false
+    /// Run after every turn of the loop, to publish what changed (the MPRIS player).
+    var turnFollowers: [@MainActor () -> Void] = []
     /// Views whose files went to the trash, newest last, for undo.
     var trashed: [(view: MediaView, item: Trash.Item)] = []
 
@@ -54,6 +56,25 @@ public final class MediaQueue {
         mediaView.preloadIfWanted()
         if current == nil { presentFirst() }
         else if views.count == 2 { prepare(views[1]) }
+    }
+
+    /// Adds several views at once (a drop, a paste). With `presentingFirst` they go right
+    /// after the presented view and the first of them is presented now (the one it replaces
+    /// stays in the history); otherwise they wait at the end of the queue.
+    public func queue(mediaViews new: [MediaView], presentingFirst: Bool) {
+        // A set, not `contains` per view: a drop of 10,000 files must not take seconds.
+        var known = Set(views.map(ObjectIdentifier.init))
+        let fresh = new.filter { known.insert(ObjectIdentifier($0)).inserted }
+        guard !fresh.isEmpty else { return }
+        for v in fresh { v.preloadIfWanted() }
+        if presentingFirst, let c = current {
+            views.insert(contentsOf: fresh, at: 1)
+            dismiss(c, keepInHistory: true)
+            presentFirst()
+        } else {
+            views.append(contentsOf: fresh)
+            if current == nil { presentFirst() } else { prepare(views[1]) }
+        }
     }
 
     /// Removes a waiting view (not the presented one; dismiss that).
@@ -234,6 +255,12 @@ public struct PresentationOptions {
     public var trash = Trash(homeTrash: Trash.defaultHomeTrash)
     /// Called with a one-line message when the window cannot be made.
     public var onError: ((String) -> Void)?
+    /// Called with a one-line message for the user about something they did that could not
+    /// be done (a drop with nothing playable in it); the app shows or prints it.
+    public var onMessage: ((String) -> Void)?
+    /// Makes the view for a dropped or pasted path or URL; unset, a new view takes the
+    /// settings of the view on screen.
+    public var makeView: ((String) -> MediaView)?
     /// Called with a one-line message when something works less well than asked (a window
     /// manager that would not let the thumbnail be small, say).
     public var onWarning: ((String) -> Void)?

@@ -13,6 +13,15 @@ extension MediaView {
         return PNGEncoder.encode(f, rotation: s.transform.rotation)
     }
 
+    /// Runs `body` once the picture on screen is at full size: at once, or, while a big
+    /// photo's full-size decode is on the way, a moment later (if the view is still there).
+    func withFullSizePicture(attempt: Int = 0, _ body: @escaping @MainActor (MediaView) -> Void) {
+        guard attempt < 200, awaitsFullSizePicture() else { return body(self) }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self] in
+            MainActor.assumeIsolated { self?.withFullSizePicture(attempt: attempt + 1, body) }
+        }
+    }
+
     /// Whether the still on screen was decoded smaller than it is (a big photo in a small
     /// window) and its full-size decode is on the way; asks for that decode if not yet.
     func awaitsFullSizePicture() -> Bool {
@@ -30,18 +39,15 @@ extension MediaQueue {
     /// Saves the presented view's picture into `presentation.screenshotDirectory` as
     /// `mediaview-YYYY-MM-DD_HH-MM-SS.png` (`-2`, `-3`... within one second) and says so
     /// on screen; any problem is said on screen instead.
-    func saveScreenshot(attempt: Int = 0) {
-        guard let v = current else { return }
-        if attempt < 200, v.awaitsFullSizePicture() {
-            // A big photo shows a reduced decode; the file gets the full one, a moment later.
-            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self, weak v] in
-                MainActor.assumeIsolated {
-                    guard let self, let v, self.current === v else { return }
-                    self.saveScreenshot(attempt: attempt + 1)
-                }
-            }
-            return
+    func saveScreenshot() {
+        // A big photo shows a reduced decode; the file gets the full one, a moment later.
+        current?.withFullSizePicture { [weak self] v in
+            guard let self, self.current === v else { return }
+            self.saveScreenshot(of: v)
         }
+    }
+
+    private func saveScreenshot(of v: MediaView) {
         guard let dir = presentation.screenshotDirectory else {
             v.showMessage("No folder for screenshots")
             return

@@ -59,6 +59,10 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case pin
     /// End the program (the queue's loop).
     case quit
+    /// Play the paths or links on the clipboard.
+    case paste
+    /// Put the picture on screen (full size, PNG) and its source on the clipboard.
+    case copy
     /// Save the picture on screen, at the media's resolution, as a PNG file.
     case screenshot
 
@@ -183,6 +187,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .restore: "restore"
         case .pin: "pin"
         case .quit: "quit"
+        case .paste: "paste"
+        case .copy: "copy"
         case .screenshot: "screenshot"
         }
     }
@@ -191,7 +197,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "playlist-first": .first, "playlist-last": .last, "trash": .trash, "undo-trash": .undoTrash,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
-        "screenshot": .screenshot,
+        "screenshot": .screenshot, "paste": .paste, "copy": .copy,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

@@ -52,6 +52,14 @@ extension Stage {
             KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
         case .screenChanged(let w, let h):
             screenChanged(width: w, height: h)
+        case .dropped(let d):
+            router.queue.take(d)
+        case .dropFailed(let why):
+            router.queue.presentation.onMessage?("the drop did not arrive: \(why)")
+        case .pasted(let text, let isURIList):
+            router.queue.takePaste(text, isURIList: isURIList)
+        case .pasteFailed(let why):
+            router.queue.presentation.onMessage?("nothing pasted: \(why)")
         }
     }
 

@@ -25,6 +25,10 @@ extension Stage {
             setMinimized(false, animated: true)
         case .seek, .seekAbsolutePercent, .seekAbsolute, .chapter:
             showControls(now: now)
+        case .paste:
+            if let why = window.paste() { router.queue.presentation.onMessage?("nothing pasted: \(why)") }
+        case .copy:
+            copyPicture()
         default:
             break
         }

@@ -110,6 +110,9 @@ final class Stage {
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
         window.setIcons(options.windowIcons)
+        // Files and links dragged from a file manager or browser; an embedded view's host
+        // decides about drops on its own window.
+        if options.parentWindow == nil { window.acceptDrops() }
         window.map()
         if takesFocus && !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }
@@ -165,6 +168,7 @@ final class Stage {
         soonest(overlayDeadline(v, now: now))
         soonest(stepAnimation(now: now))
         soonest(checkHold(now: now))
+        soonest(window.transferDeadline)
         return deadline
     }
 

@@ -103,6 +103,9 @@ public enum ViewerApp {
             }
             return v
         }
+        // Items dropped or pasted later are made the same way too.
+        queue.presentation.makeView = { build($0) }
+        queue.presentation.onMessage = { say("mediaview: \($0)") }
         switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
         case .success(let controller): ipc = controller
         case .failure(let status): return status.code
@@ -119,7 +122,9 @@ public enum ViewerApp {
             say("mediaview: \(e)")
             return 2
         }
+        let mpris = DesktopBus.start(on: queue, environment: environment)
         queue.run()
+        withExtendedLifetime(mpris) {}
         // The item on screen at the end is left, not dismissed: remember where.
         if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
         let stats = queue.statistics

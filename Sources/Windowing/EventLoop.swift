@@ -114,6 +114,10 @@ public final class EventLoop: @unchecked Sendable {
             XNextEvent(display.raw, &ev)
             if let e = translate(&ev) { out.append(e) }
         }
+        for (id, w) in windows {
+            if let e = w.window.dropTarget?.expire() { out.append((id, e)) }
+            if let e = w.window.clipboardReader?.expire() { out.append((id, e)) }
+        }
         return out
     }
 
@@ -154,6 +158,25 @@ public final class EventLoop: @unchecked Sendable {
         case ClientMessage:
             let c = ev.xclient
             if let w = windows[c.window]?.window, w.isDeleteRequest(c) { return (c.window, .closeRequested) }
+            if let answer = windows[c.window]?.window.dropTarget?.clientMessage(c) { return answer.map { (c.window, $0) } }
+            return nil
+        case SelectionNotify:
+            let s = ev.xselection
+            let w = windows[s.requestor]?.window
+            return (w?.dropTarget?.selectionNotify(s) ?? w?.clipboardReader?.selectionNotify(s)).map { (s.requestor, $0) }
+        case PropertyNotify:
+            let p = ev.xproperty
+            guard let w = windows[p.window]?.window else {
+                // A reader's window: the next chunk of what we copied is due.
+                for (_, o) in windows where o.window.clipboardOwner?.propertyNotify(p) == true { break }
+                return nil
+            }
+            return (w.dropTarget?.propertyNotify(p) ?? w.clipboardReader?.propertyNotify(p)).map { (p.window, $0) }
+        case SelectionRequest:
+            windows[ev.xselectionrequest.owner]?.window.clipboardOwner?.selectionRequest(ev.xselectionrequest)
+            return nil
+        case SelectionClear:
+            windows[ev.xselectionclear.window]?.window.clipboardOwner?.selectionClear(ev.xselectionclear)
             return nil
         case FocusIn, FocusOut:
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))

@@ -14,6 +14,14 @@ public enum WindowEvent: Sendable {
     case pointerInside(Bool)
     /// The screen changed size (RandR, or a change of the root window).
     case screenChanged(width: Int, height: Int)
+    /// Files, links or text were dropped on the window (XDND).
+    case dropped(Drop)
+    /// A drop was begun but did not arrive, and why (for one line to the user).
+    case dropFailed(String)
+    /// The clipboard's text, read for a paste; `isURIList` when it came as `text/uri-list`.
+    case pasted(text: String, isURIList: Bool)
+    /// A paste found nothing to read, and why.
+    case pasteFailed(String)
 }
 
 /// A key press or release, with everything KeyboardSpy agents may want.
@@ -45,4 +53,15 @@ public struct ButtonEvent: Sendable, Equatable {
     public var rootY: Int
     public var modifiers: UInt32
     public var time: UInt
+}
+
+/// What was dropped on a window: the text a file manager or browser sent, and how.
+public struct Drop: Sendable, Equatable {
+    /// The data as sent: a `text/uri-list` (one URI a line, `#` comments) or plain text.
+    public var text: String
+    /// Whether it came as `text/uri-list` rather than plain text.
+    public var isURIList: Bool
+    /// The action the user chose: copy is a plain drag; move or link (a modifier held in most
+    /// file managers) is anything else.
+    public var isCopy: Bool
 }

@@ -21,6 +21,12 @@ public final class XWindow {
     public var isEmbedded: Bool { parent != nil && !isDetached }
     /// An embedded window that was lifted out to the screen.
     public private(set) var isDetached = false
+    /// Takes drops from file managers and browsers, once `acceptDrops()` was called.
+    private(set) var dropTarget: DropTarget?
+    /// Reads the clipboard for pastes, made on the first one.
+    private(set) var clipboardReader: ClipboardReader?
+    /// Serves what was copied, made on the first copy.
+    private(set) var clipboardOwner: ClipboardOwner?
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -222,6 +228,31 @@ public final class XWindow {
     /// Whether `WM_DELETE_WINDOW` is what a client message says.
     func isDeleteRequest(_ ev: XClientMessageEvent) -> Bool {
         UInt(ev.data.l.0) == display.atom("WM_DELETE_WINDOW")
+    }
+
+    /// Makes the window an XDND drop target: dropped files and links then arrive as
+    /// `.dropped` events.
+    public func acceptDrops() {
+        if dropTarget == nil { dropTarget = DropTarget(display: display, window: id) }
+    }
+
+    /// When a drop or paste whose source went silent is to be given up; the loop must look then.
+    public var transferDeadline: Double? {
+        [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min()
+    }
+
+    /// Reads the clipboard's paths, links or text; they arrive as a `.pasted` event (or
+    /// `.pasteFailed`). Returns why not at once when the clipboard is empty.
+    public func paste() -> String? {
+        if clipboardReader == nil { clipboardReader = ClipboardReader(display: display, window: id) }
+        return clipboardReader?.paste(time: UInt(CurrentTime))
+    }
+
+    /// Puts a picture (PNG bytes; empty for none) and text on the clipboard, served from this
+    /// window until another program takes it. False when the server did not give it to us.
+    public func offerClipboard(png: [UInt8], text: String) -> Bool {
+        if clipboardOwner == nil { clipboardOwner = ClipboardOwner(display: display, window: id) }
+        return clipboardOwner?.offer(png: png, text: text) ?? false
     }
 
     /// Gives the window the keyboard focus (needed with no window manager).
