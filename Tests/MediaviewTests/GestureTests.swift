@@ -145,16 +145,8 @@ struct GestureTests {
 
     @Test("Under a real EWMH window manager (openbox): fullscreen, thumbnail above and out of the task bar, restore")
     func underOpenbox() throws {
-        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
-        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
-        // Openbox announces itself on the root window once it manages the screen.
-        let end = Date().addingTimeInterval(10)
-        var ready = false
-        while !ready && Date() < end {
-            usleep(100_000)
-            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
-        }
-        #expect(ready, "openbox did not start")
+        let wm = try WindowManagers.openbox()
+        defer { WindowManagers.stop(wm) }
         let s = try start(["--no-audio"], files: [try video()])
         defer { s.stop() }
         func state() throws -> String {

@@ -127,15 +127,8 @@ struct ThumbnailWindowTests {
 
     @Test("Under openbox the thumbnail is a utility window on every workspace with an aspect hint; restored, it is not")
     func windowManagerHints() throws {
-        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
-        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
-        let end = Date().addingTimeInterval(10)
-        var ready = false
-        while !ready && Date() < end {
-            usleep(100_000)
-            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
-        }
-        try #require(ready, "openbox did not start")
+        let wm = try WindowManagers.openbox()
+        defer { WindowManagers.stop(wm) }
         func props(_ s: Running) throws -> String {
             try Run.process("xprop", ["-id", "\(s.window)", "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "_NET_WM_DESKTOP",
                                       "WM_NORMAL_HINTS"], timeout: 5).stdout
@@ -196,18 +189,8 @@ struct ThumbnailWindowTests {
 
     @Test("Under i3, a tiling window manager, the thumbnail floats at its corner and size, and restores to fullscreen")
     func underI3() throws {
-        let dir = Fixtures.directory + "/i3-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try "font pango:DejaVu Sans 8\n".write(toFile: dir + "/config", atomically: true, encoding: .utf8)
-        let wm = try Run.start("i3", ["-c", dir + "/config"], environment: Run.environment())
-        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
-        let end = Date().addingTimeInterval(10)
-        var ready = false
-        while !ready && Date() < end {
-            usleep(100_000)
-            ready = (try? Run.process("i3-msg", ["-t", "get_version"], timeout: 5))?.status == 0
-        }
-        try #require(ready, "i3 did not start")
+        let wm = try WindowManagers.i3()
+        defer { WindowManagers.stop(wm) }
         /// i3's own view of our window: floating state, rectangle, fullscreen.
         func node(_ window: UInt) throws -> [String: Any]? {
             let tree = try Run.process("i3-msg", ["-t", "get_tree"], timeout: 5).stdout
@@ -263,15 +246,8 @@ struct ThumbnailWindowTests {
             <application class="mediaview"><maximized>yes</maximized></application>
             </applications></openbox_config>
             """.write(toFile: dir + "/rc.xml", atomically: true, encoding: .utf8)
-        let wm = try Run.start("openbox", ["--sm-disable", "--config-file", dir + "/rc.xml"], environment: Run.environment())
-        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
-        let end = Date().addingTimeInterval(10)
-        var ready = false
-        while !ready && Date() < end {
-            usleep(100_000)
-            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
-        }
-        try #require(ready, "openbox did not start")
+        let wm = try WindowManagers.openbox(configFile: dir + "/rc.xml")
+        defer { WindowManagers.stop(wm) }
         let errPath = dir + "/stderr"
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let clip = try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 20)
@@ -303,15 +279,8 @@ struct ThumbnailWindowTests {
 
     @Test("Under openbox its own Alt+drag moves the thumbnail, and that place is the one remembered")
     func windowManagerMoveCounts() throws {
-        let wm = try Run.start("openbox", ["--sm-disable"], environment: Run.environment())
-        defer { kill(wm.processIdentifier, SIGTERM); Run.wait(wm, timeout: 5) }
-        let end = Date().addingTimeInterval(10)
-        var ready = false
-        while !ready && Date() < end {
-            usleep(100_000)
-            ready = (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
-        }
-        try #require(ready, "openbox did not start")
+        let wm = try WindowManagers.openbox()
+        defer { WindowManagers.stop(wm) }
         let s = try start(["--minimized-reset"])
         let c = try minimize(s)
         try xdo(["mousemove", "\(c.x + 200)", "\(c.y + 100)", "keydown", "alt", "mousedown", "1"])

@@ -23,8 +23,8 @@ struct ChapterTests {
         h.queue.shutdown()
     }
 
-    @Test("PgUp jumps to the next chapter's start and PgDn back, as the bindings say")
-    func jumps() throws {
+    /// The chaptered video on screen, paused on its first picture, without sound.
+    func shownPaused() throws -> (QueueHarness, MediaView) {
         let h = QueueHarness()
         let v = MediaView()
         v.shouldAutoPlayAfterPresentation = false
@@ -32,6 +32,12 @@ struct ChapterTests {
         v.setVideo(url: try Fixtures.chapteredVideo())
         h.queue.queue(mediaView: v)
         h.pump(seconds: 5) { v.session?.frame != nil }
+        return (h, v)
+    }
+
+    @Test("PgUp jumps to the next chapter's start and PgDn back, as the bindings say")
+    func jumps() throws {
+        let (h, v) = try shownPaused()
         let bindings = h.queue.presentation.bindings
         #expect(bindings.command(for: "PGUP") == .chapter(delta: 1) && bindings.command(for: "PGDWN") == .chapter(delta: -1))
         func press(_ key: String, expect start: Double, colour: UInt32) {
@@ -49,13 +55,7 @@ struct ChapterTests {
 
     @Test("Marks on the track at each chapter's start, and the hovered chapter's title above it")
     func marksAndTitle() throws {
-        let h = QueueHarness()
-        let v = MediaView()
-        v.shouldAutoPlayAfterPresentation = false
-        v.playerOptions.audio = false
-        v.setVideo(url: try Fixtures.chapteredVideo())
-        h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        let (h, v) = try shownPaused()
         let (width, height) = (640, 360)
         var pixels = [UInt32](repeating: 0, count: width * height)
         let bounds = Rect(x: 0, y: 0, width: width, height: height)

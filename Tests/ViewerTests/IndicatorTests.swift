@@ -1,35 +1,7 @@
 import Testing
+import TestSupport
 @testable import Windowing
 @testable import Viewer
-
-/// An owned pixel buffer for one test, freed when the test drops it.
-private final class Surface {
-    let width: Int
-    let height: Int
-    let memory: UnsafeMutableRawPointer
-
-    init(width: Int, height: Int, fill: UInt32 = 0) {
-        self.width = width
-        self.height = height
-        memory = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
-        buffer.clear(color: fill)
-    }
-
-    deinit { memory.deallocate() }
-
-    var buffer: PixelBuffer { PixelBuffer(base: memory, width: width, height: height, stride: width * 4) }
-    var canvas: Canvas { Canvas(buffer: buffer) }
-
-    /// The pixel as 0xRRGGBB (padding byte dropped).
-    func px(_ x: Int, _ y: Int) -> UInt32 { buffer.pixel(x: x, y: y) & 0xFF_FFFF }
-
-    /// Pixels (x, y) for which `test` holds.
-    func pixels(where test: (Int, Int, UInt32) -> Bool) -> [(Int, Int)] {
-        var out: [(Int, Int)] = []
-        for y in 0..<height { for x in 0..<width where test(x, y, px(x, y)) { out.append((x, y)) } }
-        return out
-    }
-}
 
 private func red(_ p: UInt32) -> UInt32 { (p >> 16) & 0xFF }
 
@@ -37,21 +9,21 @@ private func red(_ p: UInt32) -> UInt32 { (p >> 16) & 0xFF }
 @Suite("Indicators")
 struct IndicatorTests {
     @Test func playIndicatorUsesThemeOverDarkenedBackground() {
-        let s = Surface(width: 100, height: 100, fill: 0x808080)
+        let s = OwnedPixels(width: 100, height: 100, fill: 0x808080)
         let theme = Color(rgb: 0xE03020)
         Indicators.drawPlayIndicator(on: s.canvas, in: Rect(x: 0, y: 0, width: 100, height: 100), theme: theme)
         #expect(s.px(48, 50) == theme.rgb)               // triangle
         #expect(s.px(50, 2) == theme.rgb)                // ring
         #expect(s.px(50, 20) == 0x46_46_46)              // black at 45 % over 0x80
         #expect(s.px(0, 0) == 0x80_80_80 && s.px(99, 99) == 0x80_80_80)
-        let t = Surface(width: 100, height: 100, fill: 0x808080)
+        let t = OwnedPixels(width: 100, height: 100, fill: 0x808080)
         Indicators.drawPlayIndicator(on: t.canvas, in: Rect(x: 0, y: 0, width: 100, height: 100), theme: theme, pulse: 1)
         // Pulsing mixes 45 % white in: 0x20 blue becomes 0x20 + 0.45 * 0xDF = 0x84.
         #expect(t.px(48, 50) & 0xFF == 0x84 && red(t.px(48, 50)) > red(theme.rgb))
     }
 
     @Test func progressTrackShowsPlayedBufferedAndRest() {
-        let s = Surface(width: 212, height: 20)
+        let s = OwnedPixels(width: 212, height: 20)
         let theme = Color.defaultTheme
         let rect = Rect(x: 0, y: 0, width: 212, height: 20)
         Indicators.drawProgressTrack(on: s.canvas, in: rect, progress: 0.25, buffered: 0.5, theme: theme, hover: false)

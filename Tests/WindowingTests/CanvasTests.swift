@@ -1,34 +1,6 @@
 import Testing
+import TestSupport
 @testable import Windowing
-
-/// An owned pixel buffer for one test, freed when the test drops it.
-private final class Surface {
-    let width: Int
-    let height: Int
-    let memory: UnsafeMutableRawPointer
-
-    init(width: Int, height: Int, fill: UInt32 = 0) {
-        self.width = width
-        self.height = height
-        memory = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
-        buffer.clear(color: fill)
-    }
-
-    deinit { memory.deallocate() }
-
-    var buffer: PixelBuffer { PixelBuffer(base: memory, width: width, height: height, stride: width * 4) }
-    var canvas: Canvas { Canvas(buffer: buffer) }
-
-    /// The pixel as 0xRRGGBB (padding byte dropped).
-    func px(_ x: Int, _ y: Int) -> UInt32 { buffer.pixel(x: x, y: y) & 0xFF_FFFF }
-
-    /// Pixels (x, y) for which `test` holds.
-    func pixels(where test: (Int, Int, UInt32) -> Bool) -> [(Int, Int)] {
-        var out: [(Int, Int)] = []
-        for y in 0..<height { for x in 0..<width where test(x, y, px(x, y)) { out.append((x, y)) } }
-        return out
-    }
-}
 
 private func red(_ p: UInt32) -> UInt32 { (p >> 16) & 0xFF }
 
@@ -42,7 +14,7 @@ struct CanvasTests {
     }
 
     @Test func blendsAtHalfAlpha() {
-        let s = Surface(width: 4, height: 1, fill: 0x0000FF)
+        let s = OwnedPixels(width: 4, height: 1, fill: 0x0000FF)
         s.canvas.fillRect(Rect(x: 0, y: 0, width: 1, height: 1), color: Color(rgb: 0xFF0000, alpha: 128))
         s.canvas.fillRect(Rect(x: 1, y: 0, width: 1, height: 1), color: Color(rgb: 0xFFFFFF, alpha: 128))
         // 255 * 128 / 255 = 128 from the source; 255 * 127 / 255 = 127 left of the blue.
@@ -56,7 +28,7 @@ struct CanvasTests {
     }
 
     @Test func opaqueFillKeepsPaddingByteAndZeroOpacityDrawsNothing() {
-        let s = Surface(width: 2, height: 1, fill: 0xFF00_0000)
+        let s = OwnedPixels(width: 2, height: 1, fill: 0xFF00_0000)
         s.canvas.fillRect(Rect(x: 0, y: 0, width: 1, height: 1), color: Color(rgb: 0x123456))
         #expect(s.buffer.pixel(x: 0, y: 0) == 0xFF12_3456)
         s.canvas.faded(by: 0).fillCircle(in: Rect(x: 0, y: 0, width: 2, height: 1), color: .white)
@@ -64,7 +36,7 @@ struct CanvasTests {
     }
 
     @Test func clipIsRespectedByEveryPrimitive() {
-        let s = Surface(width: 60, height: 60)
+        let s = OwnedPixels(width: 60, height: 60)
         let clip = Rect(x: 10, y: 10, width: 20, height: 20)
         var c = s.canvas
         c.clip = clip
@@ -80,7 +52,7 @@ struct CanvasTests {
     }
 
     @Test func triangleCentreIsThemeAndBoxCornersUntouched() {
-        let s = Surface(width: 64, height: 64)
+        let s = OwnedPixels(width: 64, height: 64)
         let theme = Color.defaultTheme
         s.canvas.fillTriangle((10, 10), (10, 50), (50, 30), color: theme)
         #expect(s.px(23, 30) == theme.rgb)  // the centroid is (23.3, 30)
@@ -93,7 +65,7 @@ struct CanvasTests {
     }
 
     @Test func roundedCornersAreAntiAliasedAndSymmetric() {
-        let s = Surface(width: 40, height: 40)
+        let s = OwnedPixels(width: 40, height: 40)
         s.canvas.fillRoundedRect(Rect(x: 0, y: 0, width: 40, height: 40), radius: 10, color: .white)
         #expect(s.px(0, 0) == 0 && s.px(39, 0) == 0 && s.px(0, 39) == 0 && s.px(39, 39) == 0)
         #expect(s.px(20, 20) == 0xFF_FFFF && s.px(20, 0) == 0xFF_FFFF && s.px(0, 20) == 0xFF_FFFF)
@@ -104,7 +76,7 @@ struct CanvasTests {
     }
 
     @Test func discCoverageSumsToItsArea() {
-        let s = Surface(width: 100, height: 100)
+        let s = OwnedPixels(width: 100, height: 100)
         s.canvas.fillCircle(centerX: 50, centerY: 50, radius: 20, color: .white)
         var sum = 0.0
         for y in 0..<100 { for x in 0..<100 { sum += Double(red(s.px(x, y))) / 255 } }
@@ -114,21 +86,21 @@ struct CanvasTests {
     }
 
     @Test func ringLeavesItsHoleAlone() {
-        let s = Surface(width: 100, height: 100)
+        let s = OwnedPixels(width: 100, height: 100)
         s.canvas.strokeCircle(centerX: 50, centerY: 50, radius: 30, lineWidth: 6, color: .white)
         #expect(s.px(50, 50) == 0 && s.px(50, 35) == 0 && s.px(50, 5) == 0)
         #expect(s.px(50, 20) == 0xFF_FFFF && s.px(80, 50) == 0xFF_FFFF)
     }
 
     @Test func thickLineCoversItsAxisOnly() {
-        let s = Surface(width: 60, height: 60)
+        let s = OwnedPixels(width: 60, height: 60)
         s.canvas.drawLine(from: (10, 10), to: (50, 50), thickness: 4, color: .white)
         #expect(s.px(30, 30) == 0xFF_FFFF && s.px(11, 11) == 0xFF_FFFF)
         #expect(s.px(30, 10) == 0 && s.px(10, 30) == 0 && s.px(5, 5) == 0 && s.px(54, 54) == 0)
     }
 
     @Test func blitScalesBilinearlyAndBlendsPremultiplied() throws {
-        let s = Surface(width: 4, height: 3, fill: 0x0000FF)
+        let s = OwnedPixels(width: 4, height: 3, fill: 0x0000FF)
         let two = try #require(RGBAImage(width: 2, height: 1, pixels: [0, 0, 0, 255, 255, 255, 255, 255]))
         s.canvas.blit(image: two, in: Rect(x: 0, y: 0, width: 4, height: 1))
         // Samples at source x = -0.25 (clamped), 0.25, 0.75, 1.25 (clamped).
@@ -175,7 +147,7 @@ extension CanvasTests {
     struct Text {
         @Test func hgDrawsInsideItsMeasuredBoxOnly() throws {
             let font = try FontRenderer(family: "DejaVu Sans", pixelSize: 32)
-            let s = Surface(width: 160, height: 100)
+            let s = OwnedPixels(width: 160, height: 100)
             let m = font.measure("Hg")
             // H is about 0.73 em wide and g 0.64 em: roughly 44 px at 32 px.
             #expect((36...52).contains(m.width))
@@ -199,14 +171,14 @@ extension CanvasTests {
             let font = try FontRenderer(pixelSize: 24)
             let text = "Ünïcödé ✓"
             #expect(font.measure(text).width > font.measure("Unicode").width)
-            let s = Surface(width: 240, height: 60)
+            let s = OwnedPixels(width: 240, height: 60)
             font.draw(text, at: 4, baseline: 40, color: .white, on: s.canvas)
-            let plain = Surface(width: 240, height: 60)
+            let plain = OwnedPixels(width: 240, height: 60)
             font.draw("Unicode", at: 4, baseline: 40, color: .white, on: plain.canvas)
-            func topInk(_ surface: Surface) -> Int { surface.pixels { _, _, p in p != 0 }.map(\.1).min() ?? 99 }
+            func topInk(_ surface: OwnedPixels) -> Int { surface.pixels { _, _, p in p != 0 }.map(\.1).min() ?? 99 }
             // The diaeresis over the capital U rises above the plain U's top.
             #expect(topInk(s) < topInk(plain))
-            let check = Surface(width: 40, height: 40)
+            let check = OwnedPixels(width: 40, height: 40)
             font.draw("✓", at: 4, baseline: 30, color: .white, on: check.canvas)
             #expect(check.pixels { _, _, p in p != 0 }.count > 20)
         }
@@ -227,7 +199,7 @@ extension CanvasTests {
 
         @Test func clippedTextStaysInsideTheClip() throws {
             let font = try FontRenderer(pixelSize: 20)
-            let s = Surface(width: 120, height: 40)
+            let s = OwnedPixels(width: 120, height: 40)
             var c = s.canvas
             c.clip = Rect(x: 0, y: 0, width: 30, height: 40)
             font.draw("Wide text here", at: 2, baseline: 28, color: .white, shadow: .black, on: c)
