@@ -1,0 +1,44 @@
+import Playback
+import Windowing
+
+/// How the presenting window is made and when the loop ends.
+public struct PresentationOptions {
+    /// A window of `geometry`'s size instead of fullscreen.
+    public var windowed = false
+    /// The windowed size, and its place when given.
+    public var geometry: (width: Int, height: Int, x: Int?, y: Int?)?
+    /// Embed into this foreign window (an X window id).
+    public var parentWindow: UInt?
+    /// Quit when the queue is done.
+    public var autoExit = false
+    /// Move on to the next view when the current one has played or failed, as a media
+    /// player does; off, a finished view stays until the user moves on.
+    public var advancesAutomatically = false
+    /// Quit after this many frames were shown.
+    public var frameLimit: Int?
+    /// Where the thumbnail's place and size are remembered between runs (a small text
+    /// file); nil remembers them only while the queue runs.
+    public var thumbnailMemoryPath: String?
+    /// Keys and mouse buttons to commands; the built-in table unless replaced.
+    public var bindings = InputBindings.defaults
+    /// Where `Delete` moves files: the home trash of the user, unless the app says where
+    /// `$XDG_DATA_HOME` puts it.
+    public var trash = Trash(homeTrash: Trash.defaultHomeTrash)
+    /// Called with a one-line message when the window cannot be made.
+    public var onError: ((String) -> Void)?
+    /// Called with a one-line message for the user about something they did that could not
+    /// be done (a drop with nothing playable in it); the app shows or prints it.
+    public var onMessage: ((String) -> Void)?
+    /// Makes the view for a dropped or pasted path or URL; unset, a new view takes the
+    /// settings of the view on screen.
+    public var makeView: ((String) -> MediaView)?
+    /// Called with a one-line message when something works less well than asked (a window
+    /// manager that would not let the thumbnail be small, say).
+    public var onWarning: ((String) -> Void)?
+    /// The window's icon in several sizes (`_NET_WM_ICON`); none: the window manager's own.
+    public var windowIcons: [RGBAImage] = []
+    /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
+    public var screenshotDirectory: String?
+    /// The defaults: fullscreen, the built-in bindings.
+    public init() {}
+}
