@@ -28,7 +28,9 @@ DEBIAN_PACKAGES := \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils \
-	libdbus-1-dev dbus playerctl xclip
+	libdbus-1-dev dbus playerctl xclip \
+	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
+	libavif-bin libheif-examples libjxl-tools
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time
