@@ -34,17 +34,18 @@ extension MediaviewProgram {
             let log: String
             let layout: [String: Any]
 
-            /// Where in the window the middle of item `i`'s thumbnail is.
-            func centre(_ i: Int) -> (x: Int, y: Int) {
+            /// Where in the window the middle of item `i`'s thumbnail is, with `topRow` the
+            /// first row on screen.
+            func centre(_ i: Int, topRow: Int = 0) -> (x: Int, y: Int) {
                 let columns = layout["columns"] as? Int ?? 1
                 let x = (layout["x"] as? Int ?? 0) + (i % columns) * (layout["step_x"] as? Int ?? 0)
-                let y = (layout["y"] as? Int ?? 0) + (i / columns) * (layout["step_y"] as? Int ?? 0)
+                let y = (layout["y"] as? Int ?? 0) + (i / columns - topRow) * (layout["step_y"] as? Int ?? 0)
                 return (x + (layout["cell_width"] as? Int ?? 0) / 2, y + 8 + (layout["thumbnail"] as? Int ?? 0) / 2)
             }
 
             /// A point on the frame the highlight draws around item `i` (left of its cell).
-            func frame(_ i: Int) -> (x: Int, y: Int) {
-                let c = centre(i)
+            func frame(_ i: Int, topRow: Int = 0) -> (x: Int, y: Int) {
+                let c = centre(i, topRow: topRow)
                 return (c.x - (layout["cell_width"] as? Int ?? 0) / 2 - 2, c.y)
             }
 
@@ -57,7 +58,7 @@ extension MediaviewProgram {
             }
         }
 
-        static func show(_ dir: String, cache: String, wrapper: [String] = []) throws -> Shown {
+        static func show(_ dir: String, cache: String, wrapper: [String] = [], items: Int = 5) throws -> Shown {
             let log = try Scratch.directory("gallery-log") + "/events.jsonl"
             let run = try Launched(["--windowed", "--geometry", "800x600+0+0", "--no-audio", "--events", log, dir],
                                    environment: ["XDG_CACHE_HOME": cache], wrapper: wrapper)
@@ -65,7 +66,7 @@ extension MediaviewProgram {
             let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
             try xdotool(["key", "--window", String(window.id), "g"])
             let layout = try #require(Events.waitFor(log, "gallery_shown"), "no gallery; stderr: \(run.stderr)")
-            #expect(layout["items"] as? Int == 5)
+            #expect(layout["items"] as? Int == items)
             _ = try #require(Events.waitFor(log, "gallery_first_screen", timeout: 20), "stderr: \(run.stderr)")
             return Shown(run: run, window: window, log: log, layout: layout)
         }
@@ -192,6 +193,46 @@ extension MediaviewProgram {
             #expect(errs.first?.hasPrefix("mediaview: thumbnails are not saved (") == true, "\(errs)")
             #expect(errs.first?.contains("Read-only file system") == true, "\(errs)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: cache).isEmpty)
+        }
+
+        /// Sixty items, red and blue in turn: End, PageUp, the wheel and Home scroll the grid
+        /// by whole rows, and the highlight stays on screen.
+        @Test func longQueuesScrollWithEndPageUpTheWheelAndHome() throws {
+            let dir = try Scratch.directory("gallery-long")
+            let red = try Fixtures.solidImage("red", width: 160, height: 120)
+            let blue = try Fixtures.solidImage("blue", width: 160, height: 120)
+            for i in 0..<60 { try FileManager.default.linkItem(atPath: i % 2 == 0 ? red : blue, toPath: dir + "/p\(i).png") }
+            let g = try Self.show(dir, cache: try Scratch.directory("gallery-long-cache"), items: 60)
+            let columns = try #require(g.layout["columns"] as? Int)
+            #expect(columns == 5)
+            let probe = try ScreenProbe()
+            func colour(_ i: Int) -> UInt32 { i % 2 == 0 ? RGB.red : RGB.blue }
+            /// Row `top` is the first on screen: its cells show their items' colours.
+            func showsRows(from top: Int, _ img: Image) -> Bool {
+                (top * columns..<(top + 3) * columns).allSatisfy { img.matches(g.centre($0, topRow: top).x, g.centre($0, topRow: top).y, colour($0)) }
+            }
+            // 60 items in rows of 5, three rows on screen: End shows rows 9 to 11.
+            try g.key("End")
+            #expect(Events.waitFor(g.log, "gallery_selected", index: 59) != nil)
+            #expect(g.window.waitFor(probe, timeout: 15) {
+                showsRows(from: 9, $0) && $0.matches(g.frame(59, topRow: 9).x, g.frame(59, topRow: 9).y, RGB.theme)
+            } != nil, "End did not scroll to the last row with the last item framed")
+            // Page up: three rows up, the highlight with them.
+            try g.key("Prior")
+            #expect(Events.waitFor(g.log, "gallery_selected", index: 44) != nil)
+            #expect(g.window.waitFor(probe, timeout: 15) {
+                showsRows(from: 8, $0) && $0.matches(g.frame(44, topRow: 8).x, g.frame(44, topRow: 8).y, RGB.theme)
+            } != nil)
+            // The wheel scrolls by rows without moving the highlight.
+            try xdotool(["mousemove", "--window", String(g.window.id), "400", "300"])
+            for _ in 0..<3 { try xdotool(["click", "4"]) }
+            #expect(g.window.waitFor(probe, timeout: 15) { showsRows(from: 5, $0) } != nil, "the wheel did not scroll")
+            try g.key("Home")
+            #expect(Events.waitFor(g.log, "gallery_selected", index: 0) != nil)
+            #expect(g.window.waitFor(probe, timeout: 15) {
+                showsRows(from: 0, $0) && $0.matches(g.frame(0).x, g.frame(0).y, RGB.theme)
+            } != nil)
+            #expect(try g.quit()?.status == 0)
         }
 
         // MARK: Another reader of the standard.

@@ -81,4 +81,49 @@ import TestSupport
         #expect(p.width == 256 && p.height == 171)
         #expect(p.pixels[0] > 200 && p.pixels[1] < 60 && p.pixels[3] == 255)
     }
+
+    @Test func aVideoShowsAFrameATenthOfTheWayInAndAnAnimationItsFirst() throws {
+        // Black for the first half second (what many videos open with), lime after it.
+        let video = try Fixtures.make("thumb-black-then-lime.mp4", [
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25:d=0.5", "-f", "lavfi", "-i", "color=c=lime:s=320x240:r=25:d=9.5",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p"])
+        let v = try ThumbnailMaker.make(path: video, size: 128)
+        #expect(v.width == 128 && v.height == 96)
+        let mid = (v.height / 2 * v.width + v.width / 2) * 4
+        #expect(v.pixels[mid] < 60 && v.pixels[mid + 1] > 200, "not the frame a tenth of the way in: \(v.pixels[mid..<(mid + 3)])")
+        let gif = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50)
+        let g = try ThumbnailMaker.make(path: gif, size: 128)
+        let gm = (g.height / 2 * g.width + g.width / 2) * 4
+        #expect(g.pixels[gm] > 200 && g.pixels[gm + 2] < 60, "not the first frame")
+    }
+
+    @Test func theWorkerHoldsNoMoreThanItsBudgetAndMakesWhatIsWantedFirst() throws {
+        let dir = NSTemporaryDirectory() + "thumbworker-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let red = try Fixtures.solidImage("red", width: 160, height: 120)
+        let paths = (0..<40).map { dir + "/p\($0).png" }
+        for p in paths { try FileManager.default.linkItem(atPath: red, toPath: p) }
+        let news = Condition()
+        // Room for about five 128x96 thumbnails.
+        let worker = ThumbnailWorker(store: nil, size: .normal, memoryBudget: 5 * 128 * 96 * 4 + 400,
+                                     wake: { news.withLock { news.broadcast() } })
+        defer { worker.close() }
+        worker.want(paths)
+        var done: [ThumbnailWorker.Event] = []
+        let deadline = Date().addingTimeInterval(30)
+        while done.count < paths.count && Date() < deadline {
+            news.withLock { _ = news.wait(seconds: 0.2) }
+            done += worker.takeEvents()
+        }
+        #expect(done.count == paths.count)
+        #expect(done.allSatisfy { $0.source == .made })
+        #expect(worker.memoryInUse <= 5 * 128 * 96 * 4 + 400)
+        // The first wanted went first (two threads: each of the first two is among the first two done).
+        #expect(Set(done.prefix(2).map(\.path)) == Set(paths.prefix(2)))
+        // The newest are kept, the oldest let go.
+        #expect(worker.outcome(for: paths.last!) != nil)
+        #expect(worker.outcome(for: paths.first!) == nil)
+    }
 }
