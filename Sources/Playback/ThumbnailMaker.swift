@@ -21,6 +21,11 @@ public enum ThumbnailMaker {
     /// kept (never enlarged), as straight-alpha RGBA.
     public static func make(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure) -> StillDecoder.RGBA {
         if isJPEGFile(path), let p = try? jpeg(path: path, size: size, maxPixels: maxPixels) { return p }
+        // FFmpeg 5.1 cannot decode animated WebP; libwebp's animation decoder can.
+        if let animation = try? WebPAnimation.openIfAnimated("file:" + path, maxPixels: maxPixels), let first = animation.next(),
+           let p = try? fit(first.frame, size: size) {
+            return p
+        }
         var options = SourceOptions()
         options.maxPixels = maxPixels
         return try ffmpeg(path: path, size: size, options: options)
@@ -47,7 +52,26 @@ public enum ThumbnailMaker {
         let frame = try bytes.withUnsafeBytes { raw throws(AVError) in
             try JPEGStill(lowres: lowres, maxPixels: maxPixels).decode(raw)
         }
-        return try fit(frame, size: size)
+        // Upright, as the photo is shown: a camera held sideways says so in EXIF.
+        let turn = bytes.withUnsafeBytes { JPEGOrientation.rotation(ofJPEG: $0) }
+        return rotated(try fit(frame, size: size), by: turn)
+    }
+
+    /// `p` turned clockwise by a multiple of 90 degrees.
+    static func rotated(_ p: StillDecoder.RGBA, by degrees: Int) -> StillDecoder.RGBA {
+        let turn = ((degrees % 360) + 360) % 360
+        guard turn != 0 else { return p }
+        let (w, h) = (p.width, p.height)
+        let (ow, oh) = turn == 180 ? (w, h) : (h, w)
+        var out = [UInt8](repeating: 0, count: p.pixels.count)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (nx, ny) = turn == 90 ? (h - 1 - y, x) : turn == 180 ? (w - 1 - x, h - 1 - y) : (y, w - 1 - x)
+                let s = (y * w + x) * 4, d = (ny * ow + nx) * 4
+                out[d] = p.pixels[s]; out[d + 1] = p.pixels[s + 1]; out[d + 2] = p.pixels[s + 2]; out[d + 3] = p.pixels[s + 3]
+            }
+        }
+        return StillDecoder.RGBA(width: ow, height: oh, pixels: out)
     }
 
     /// FFmpeg: the best picture stream, a tenth of the way into a video.

@@ -98,8 +98,25 @@ public struct ThumbnailStore: Sendable {
     public func cached(_ uri: String, mtime: Int, size: Size) -> StillDecoder.RGBA? {
         let file = path(of: uri, size: size)
         guard let bytes = try? ThumbnailMaker.readFile(file, limit: 8 << 20), Self.matches(bytes, uri: uri, mtime: mtime),
-              let picture = try? StillDecoder.decodeRGBA(url: file) else { return nil }
+              let picture = Self.decodePNG(bytes, size: size.rawValue) else { return nil }
         return picture
+    }
+
+    /// A PNG file's bytes decoded straight by FFmpeg's PNG decoder, fitted to `size` (a
+    /// thumbnail from another program may be larger than the standard says): no demuxer and
+    /// no probing, since a warm gallery's first screen is a few tens of these.
+    static func decodePNG(_ bytes: [UInt8], size: Int) -> StillDecoder.RGBA? {
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_PNG), let ctx = avcodec_alloc_context3(codec) else { return nil }
+        defer { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
+        ctx.pointee.thread_count = 1
+        let packet = Packet(), frame = Frame()
+        guard avcodec_open2(ctx, codec, nil) >= 0, bytes.count < Int32.max,
+              av_new_packet(packet.raw, Int32(bytes.count)) >= 0, let data = packet.raw.pointee.data else { return nil }
+        bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        guard avcodec_send_packet(ctx, packet.raw) >= 0, avcodec_receive_frame(ctx, frame.raw) >= 0 else { return nil }
+        let f = frame.raw.pointee
+        guard f.width > 0, f.height > 0, Int(f.width) * Int(f.height) <= 4096 * 4096 else { return nil }
+        return try? ThumbnailMaker.fit(frame, size: size)
     }
 
     /// Whether a failure recorded by this program for `uri` still holds (the file did not
@@ -123,7 +140,7 @@ public struct ThumbnailStore: Sendable {
         guard let png = PNGEncoder.encodeRGBA(picture.pixels, width: picture.width, height: picture.height, text: text) else {
             throw SaveError(description: "cannot encode the thumbnail of \(uri)", code: EINVAL)
         }
-        try write(png, to: path(of: uri, size: size), folders: [directory, directory + "/" + size.folder])
+        try write(png, to: path(of: uri, size: size), folders: [parent, directory, directory + "/" + size.folder])
     }
 
     /// Records that `uri` could not be thumbnailed: a 1x1 PNG with its URI and time.
@@ -133,7 +150,14 @@ public struct ThumbnailStore: Sendable {
             throw SaveError(description: "cannot encode the failure record of \(uri)", code: EINVAL)
         }
         try write(png, to: failurePath(of: uri),
-                  folders: [directory, directory + "/fail", directory + "/fail/" + application])
+                  folders: [parent, directory, directory + "/fail", directory + "/fail/" + application])
+    }
+
+    /// The folder the cache is in (`$XDG_CACHE_HOME`), made 0700 if a fresh account has none.
+    private var parent: String {
+        let trimmed = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        guard let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex else { return "/" }
+        return String(trimmed[..<slash])
     }
 
     /// Writes `bytes` to a temporary file beside `target` (mode 0600) and renames it into

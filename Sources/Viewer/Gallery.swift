@@ -35,6 +35,9 @@ final class Gallery {
 
     init(queue: MediaQueue) { self.queue = queue }
 
+    /// The worker's threads hold it until told to stop.
+    isolated deinit { worker?.close() }
+
     /// The side of the thumbnails: the standard's large size on a big screen.
     static func size(for bounds: Rect) -> ThumbnailStore.Size {
         bounds.width >= 2560 ? .large : .normal

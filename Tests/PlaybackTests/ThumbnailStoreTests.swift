@@ -96,6 +96,22 @@ import TestSupport
         let g = try ThumbnailMaker.make(path: gif, size: 128)
         let gm = (g.height / 2 * g.width + g.width / 2) * 4
         #expect(g.pixels[gm] > 200 && g.pixels[gm + 2] < 60, "not the first frame")
+        // An animated WebP, which FFmpeg here cannot decode, through libwebp.
+        let webp = try Fixtures.make("thumb-anim-br.webp", [
+            "-f", "lavfi", "-i", "color=c=blue:s=64x48:r=5:d=0.2", "-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2",
+            "-filter_complex", "[0:v][1:v]concat=n=2:v=1", "-c:v", "libwebp_anim", "-loop", "0", "-lossless", "1"])
+        let w = try ThumbnailMaker.make(path: webp, size: 128)
+        #expect(w.width == 64 && w.pixels[2] > 200 && w.pixels[0] < 60, "not the first frame of the animated WebP")
+    }
+
+    @Test func aPhotoTakenSidewaysIsTurnedUpright() throws {
+        // 96x48, red left and blue right, that EXIF orientation 6 turns a quarter clockwise.
+        let jpg = try JPEGOrientationTests.photo(orientation: 6)
+        let p = try ThumbnailMaker.make(path: jpg, size: 128)
+        #expect(p.width == 48 && p.height == 96, "\(p.width)x\(p.height)")
+        let top = (10 * p.width + 24) * 4, bottom = (85 * p.width + 24) * 4
+        #expect(p.pixels[top] > 200 && p.pixels[top + 2] < 60, "red is not on top")
+        #expect(p.pixels[bottom + 2] > 200 && p.pixels[bottom] < 60, "blue is not below")
     }
 
     @Test func theWorkerHoldsNoMoreThanItsBudgetAndMakesWhatIsWantedFirst() throws {
