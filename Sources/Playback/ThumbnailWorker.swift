@@ -20,14 +20,11 @@ public final class ThumbnailWorker: @unchecked Sendable {
     private var wanted: [String] = []
     private var cursor = 0
     private var busy: Set<String> = []
-    private var memory: [String: Entry] = [:]
-    private var bytes = 0
-    private var clock = 0
+    private var memory: RecentThumbnails
     private var events: [Event] = []
     private var saving = true
     private var closed = false
     private var started = false
-    let budget: Int
 
     /// What became of one file.
     public enum Outcome: Sendable {
@@ -65,12 +62,6 @@ public final class ThumbnailWorker: @unchecked Sendable {
         public let cacheProblem: String?
     }
 
-    private struct Entry {
-        var outcome: Outcome
-        var cost: Int
-        var used: Int
-    }
-
     /// A worker making `size` thumbnails, using the cache in `store` (nil: none), holding
     /// at most `memoryBudget` bytes of pictures; `wake` is called from its threads whenever
     /// a thumbnail is ready.
@@ -80,7 +71,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
         self.size = size
         self.wake = wake
         self.maxPixels = maxPixels
-        budget = memoryBudget
+        memory = RecentThumbnails(budget: memoryBudget)
     }
 
     deinit { close() }
@@ -102,13 +93,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     /// What became of `path`, if it is done; counts as a use for the memory cache.
     public func outcome(for path: String) -> Outcome? {
-        lock.withLock {
-            guard var e = memory[path] else { return nil }
-            clock += 1
-            e.used = clock
-            memory[path] = e
-            return e.outcome
-        }
+        lock.withLock { memory.use(path) }
     }
 
     /// The files done since the last call.
@@ -120,7 +105,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
     }
 
     /// Pictures held in memory, in bytes (bounded by the budget given).
-    public var memoryInUse: Int { lock.withLock { bytes } }
+    public var memoryInUse: Int { lock.withLock { memory.bytes } }
 
     /// Stops the threads after the file each is on; safe more than once.
     public func close() {
@@ -143,7 +128,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             let seconds = MonotonicClock.seconds() - start
             lock.withLock {
                 busy.remove(path)
-                insert(outcome, for: path)
+                memory.insert(outcome, for: path)
                 var reason: String?
                 if case .failed(let why) = outcome { reason = why }
                 events.append(Event(path: path, source: source, seconds: seconds, reason: reason, cacheProblem: cacheProblem))
@@ -159,7 +144,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
                 while cursor < wanted.count {
                     let p = wanted[cursor]
                     cursor += 1
-                    if memory[p] == nil && !busy.contains(p) {
+                    if !memory.contains(p) && !busy.contains(p) {
                         busy.insert(p)
                         return p
                     }
@@ -208,19 +193,48 @@ public final class ThumbnailWorker: @unchecked Sendable {
             return first ? "thumbnails are not saved (\(error.description))" : nil
         }
     }
+}
 
-    /// Keeps `outcome`, letting go of the least recently shown pictures over the budget
-    /// (those of the list wanted now last).
-    private func insert(_ outcome: Outcome, for path: String) {
+/// What the worker made, at most `budget` bytes of it: the least recently shown goes first
+/// when more comes in, so scrolling through 100,000 files holds a few screens' worth.
+struct RecentThumbnails {
+    let budget: Int
+    private(set) var bytes = 0
+    private var entries: [String: Entry] = [:]
+    private var clock = 0
+
+    private struct Entry {
+        var outcome: ThumbnailWorker.Outcome
+        var cost: Int
+        var used: Int
+    }
+
+    init(budget: Int) { self.budget = budget }
+
+    func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// The outcome for `path`, marked as just shown.
+    mutating func use(_ path: String) -> ThumbnailWorker.Outcome? {
+        guard var e = entries[path] else { return nil }
+        clock += 1
+        e.used = clock
+        entries[path] = e
+        return e.outcome
+    }
+
+    /// Keeps `outcome`, letting go of the least recently shown over the budget (the scan is
+    /// over what is held, a few hundred entries, once per thumbnail made).
+    mutating func insert(_ outcome: ThumbnailWorker.Outcome, for path: String) {
         var cost = 64
         if case .picture(let p) = outcome { cost += p.pixels.count }
         clock += 1
-        memory[path] = Entry(outcome: outcome, cost: cost, used: clock)
+        if let old = entries[path] { bytes -= old.cost }
+        entries[path] = Entry(outcome: outcome, cost: cost, used: clock)
         bytes += cost
-        while bytes > budget || memory.count > 20_000 {
-            guard let oldest = memory.min(by: { $0.value.used < $1.value.used }), oldest.key != path else { break }
+        while bytes > budget || entries.count > 20_000 {
+            guard let oldest = entries.min(by: { $0.value.used < $1.value.used }), oldest.key != path else { break }
             bytes -= oldest.value.cost
-            memory[oldest.key] = nil
+            entries[oldest.key] = nil
         }
     }
 }
