@@ -97,7 +97,8 @@ public enum ThumbnailMaker {
         for _ in 0..<2000 {
             switch dec.receive(into: frame) {
             case .frame:
-                do { return try fit(frame, size: size) } catch { throw .broken(error.message) }
+                // Upright, as the player shows it: a phone's video is stored sideways.
+                do { return rotated(try fit(frame, size: size), by: PlayerEngine.rotation(of: st)) } catch { throw .broken(error.message) }
             case .endOfStream:
                 throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
             case .failed(let e):

@@ -45,6 +45,20 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: dir + "/fail/mediaview-test/" + ThumbnailStore.md5(uri) + ".png"))
         #expect(store.hasFailure(uri, mtime: 1234))
         #expect(!store.hasFailure(uri, mtime: 99), "a failure outlived a change of the file")
+
+        // The large size has its own folder.
+        try store.save(red, uri: uri, mtime: 1234, size: .large)
+        #expect(store.path(of: uri, size: .large) == dir + "/large/" + ThumbnailStore.md5(uri) + ".png")
+        #expect(store.cached(uri, mtime: 1234, size: .large)?.height == 2)
+
+        // Damaged files under the right name count as none: garbage, and a PNG whose text is
+        // right but whose picture was cut off.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(store.cached(uri, mtime: 1234, size: .normal) == nil)
+        let whole = try #require(PNGEncoder.encodeRGBA(red.pixels, width: 4, height: 2,
+                                                       text: [("Thumb::URI", uri), ("Thumb::MTime", "1234")]))
+        try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: file))
+        #expect(store.cached(uri, mtime: 1234, size: .normal) == nil)
     }
 
     @Test func damagedPNGTextIsReadAsFarAsItGoesAndNoFurther() throws {
@@ -112,6 +126,18 @@ import TestSupport
         let top = (10 * p.width + 24) * 4, bottom = (85 * p.width + 24) * 4
         #expect(p.pixels[top] > 200 && p.pixels[top + 2] < 60, "red is not on top")
         #expect(p.pixels[bottom + 2] > 200 && p.pixels[bottom] < 60, "blue is not below")
+    }
+
+    @Test func aVideoStoredSidewaysIsTurnedUpright() throws {
+        // Stored 160x240, red over blue, tagged to be shown a quarter turned (240x160).
+        let video = try RotationTests.tagged(90)
+        let p = try ThumbnailMaker.make(path: video, size: 128)
+        #expect(p.width == 128 && p.height == 85, "\(p.width)x\(p.height)")
+        // Red on the side ffmpeg itself shows it on.
+        let side = try RotationTests.ffmpegRedSide(video)
+        let left = (42 * p.width + 10) * 4, right = (42 * p.width + 117) * 4
+        let redLeft = p.pixels[left] > 200 && p.pixels[left + 2] < 60, redRight = p.pixels[right] > 200 && p.pixels[right + 2] < 60
+        #expect(side == "left" ? redLeft && !redRight : redRight && !redLeft, "red not on the \(side)")
     }
 
     @Test func theWorkerHoldsNoMoreThanItsBudgetAndMakesWhatIsWantedFirst() throws {
