@@ -11,8 +11,12 @@ extension Gallery {
     /// colour of the highlight, so the two are never confused.
     static let failColor = Color(rgb: 0xC0392B)
 
-    func draw(on stage: Stage, layout l: GalleryLayout) {
-        guard let buf = stage.surface.begin() else { return }
+    /// Draws the cells on screen; true when every one of them had its thumbnail (or knew
+    /// it has none), which is when the first screen is complete.
+    @discardableResult
+    func draw(on stage: Stage, layout l: GalleryLayout) -> Bool {
+        guard let buf = stage.surface.begin() else { return false }
+        var complete = true
         buf.clear(color: 0x121212)
         let canvas = Canvas(buffer: buf)
         let theme = queue.current?.themeColor ?? .defaultTheme
@@ -24,7 +28,7 @@ extension Gallery {
             }
             canvas.fillRoundedRect(cell, radius: 6, color: Self.cellColor)
             let area = l.thumbnailArea(of: cell)
-            drawThumbnail(i, in: area, on: canvas, theme: theme)
+            complete = drawThumbnail(i, in: area, on: canvas, theme: theme) && complete
             if let font, let url = queue.item(at: i)?.mediaURL {
                 let name = font.truncated(MediaView.displayName(url), toWidth: cell.width - 8)
                 let w = font.measure(name).width
@@ -33,18 +37,20 @@ extension Gallery {
             }
         }
         stage.surface.present()
+        return complete
     }
 
-    private func drawThumbnail(_ i: Int, in area: Rect, on canvas: Canvas, theme: Color) {
+    /// Draws item `i`'s thumbnail, or why there is none; false while it is being made.
+    private func drawThumbnail(_ i: Int, in area: Rect, on canvas: Canvas, theme: Color) -> Bool {
         guard let path = path(i) else {
             // Web media: no file to make a thumbnail of.
             Indicators.drawPlayIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: theme)
-            return
+            return true
         }
         switch worker?.outcome(for: path) {
         case .picture(let p):
             let image: RGBAImage? = images[path] ?? RGBAImage(width: p.width, height: p.height, pixels: p.pixels)
-            guard let image else { return }
+            guard let image else { return true }
             images[path] = image
             canvas.blit(image: image, in: area.centered(width: image.width, height: image.height))
         case .failed:
@@ -52,7 +58,8 @@ extension Gallery {
         case .noPicture:
             Indicators.drawMusicIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: theme)
         case nil:
-            break
+            return false
         }
+        return true
     }
 }

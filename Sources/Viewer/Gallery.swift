@@ -145,8 +145,8 @@ final class Gallery {
         if needsRedraw || stage.needsRedraw {
             needsRedraw = false
             stage.needsRedraw = false
-            draw(on: stage, layout: l)
-            if let start = shownAt, firstScreenComplete(l) {
+            let complete = draw(on: stage, layout: l)
+            if let start = shownAt, complete {
                 shownAt = nil
                 queue.presentation.onGalleryEvent?(.firstScreen(seconds: MonotonicClock.seconds() - start,
                                                                 cells: l.visible.count))
@@ -173,12 +173,6 @@ final class Gallery {
     func path(_ index: Int) -> String? {
         guard let url = queue.item(at: index)?.mediaURL else { return nil }
         return MediaQueue.localPath(url)
-    }
-
-    /// Every cell on screen has its thumbnail, or knows it has none.
-    private func firstScreenComplete(_ l: GalleryLayout) -> Bool {
-        guard let worker else { return false }
-        return l.visible.allSatisfy { i in path(i).map { worker.outcome(for: $0) != nil } ?? true }
     }
 }
 
