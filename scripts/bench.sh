@@ -14,6 +14,8 @@
 #   (d) presentNext to the next item's first frame, queue of image, gif, video, audio, video
 #   (e) CPU (player + X server) while minimized against fullscreen, same video, 5 s each
 #   (m) frame times of the minimize and restore animations while a 720p video plays
+#   (g) the gallery over 1,000 12 MP photos: thumbnails a second with an empty thumbnail
+#       cache, and the first screen with a warm one (scripts/bench/gallery.sh)
 #
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)

@@ -12,6 +12,22 @@ enum FuzzMedia {
         if let e = outcome.failure {
             precondition(!e.message.isEmpty && !e.message.contains("\n"), "a refusal must be one line: \(e.message)")
         }
+        thumbnail(bytes)
+    }
+
+    /// The same bytes as a file in a gallery: a thumbnail, or one line saying why not.
+    static func thumbnail(_ bytes: [UInt8]) {
+        let path = NSTemporaryDirectory() + "fuzz-media-thumbnail-\(getpid())"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        defer { unlink(path) }
+        do {
+            let p = try ThumbnailMaker.make(path: path, size: 128, maxPixels: 16_000_000)
+            precondition(p.width <= 128 && p.height <= 128 && p.pixels.count == p.width * p.height * 4, "a thumbnail out of size")
+        } catch {
+            if case .broken(let why) = error {
+                precondition(!why.isEmpty && !why.contains("\n"), "a thumbnail failure must be one line: \(why)")
+            }
+        }
     }
 }
 

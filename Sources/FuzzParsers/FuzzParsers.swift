@@ -22,6 +22,12 @@ enum FuzzParsers {
             precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
             return
         }
+        // 0xFD: a thumbnail cache file: its text chunks read without trapping, and a text
+        // put into a PNG reads back the same.
+        if selector == 0xFD {
+            fuzzPNGText(rest)
+            return
+        }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
         if selector == 0xFE {
             fuzzIPC(rest)
@@ -79,6 +85,19 @@ enum FuzzParsers {
 }
 
 extension FuzzParsers {
+    /// What a thumbnail's text chunks say, from any bytes; and `Thumb::URI` written into a
+    /// PNG reads back unchanged.
+    static func fuzzPNGText(_ bytes: [UInt8]) {
+        let chunks = PNGText.read(bytes)
+        precondition(chunks.map { $0.count <= 1000 } ?? true, "more chunks than the limit")
+        let uri = ThumbnailStore.uri(forPath: "/" + String(decoding: bytes.prefix(64), as: UTF8.self))
+        precondition(uri.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "a URI with unescaped bytes: \(uri)")
+        guard let png = PNGEncoder.encodeRGBA([0, 0, 0, 255], width: 1, height: 1, text: [("Thumb::URI", uri)]) else {
+            preconditionFailure("a URI could not be written into a PNG")
+        }
+        precondition(PNGText.value("Thumb::URI", in: png) == uri, "Thumb::URI does not read back")
+    }
+
     /// Whatever a client sends, lines stay bounded and every answer is one line of JSON
     /// that echoes the request id.
     static func fuzzIPC(_ bytes: [UInt8]) {

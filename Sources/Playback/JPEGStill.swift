@@ -47,6 +47,21 @@ struct JPEGStill {
         return frame
     }
 
+    /// The stored size from the header alone, so a caller can pick how far to scale down
+    /// before anything is decoded.
+    static func storedSize(_ bytes: UnsafeRawBufferPointer) throws(AVError) -> (width: Int, height: Int) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw AVError(code: cff_averror_invaliddata, message: "libjpeg: no data")
+        }
+        guard let d = cjpeg_new() else { throw AVError(code: cff_averror(ENOMEM), message: "libjpeg: out of memory") }
+        defer { cjpeg_free(d) }
+        var info = cjpeg_info()
+        guard cjpeg_read_header(d, base.assumingMemoryBound(to: UInt8.self), bytes.count, 8, &info) == CJPEG_OK else {
+            throw AVError(code: cff_averror_invaliddata, message: "libjpeg: " + String(cString: cjpeg_message(d)))
+        }
+        return (Int(info.image_width), Int(info.image_height))
+    }
+
     /// The picture in `bytes` (one whole JPEG file), decoded into a new BGR0 frame.
     func decode(_ bytes: UnsafeRawBufferPointer) throws(AVError) -> Frame {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {

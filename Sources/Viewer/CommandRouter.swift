@@ -11,7 +11,7 @@ final class CommandRouter {
     init(queue: MediaQueue) { self.queue = queue }
 
     /// What a command acts on.
-    enum Target { case media, window, queue }
+    enum Target { case media, window, queue, gallery }
 
     func execute(_ c: PlayerCommand, on stage: Stage) {
         switch c.target {
@@ -22,6 +22,8 @@ final class CommandRouter {
             stage.perform(c)
         case .queue:
             queue.perform(c)
+        case .gallery:
+            queue.screen?.gallery.perform(c, on: stage)
         }
         stage.needsRedraw = true
     }
@@ -42,7 +44,7 @@ extension PlayerCommand {
     /// Whether a held key goes on doing it, as mpv's repeatable commands do.
     var repeatsWhileHeld: Bool {
         switch self {
-        case .seek, .volume, .zoom, .pan, .chapter: return true
+        case .seek, .volume, .zoom, .pan, .chapter, .galleryMove, .galleryPage, .galleryScroll: return true
         default: return false
         }
     }
@@ -59,6 +61,8 @@ extension PlayerCommand {
             return .window
         case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin:
             return .queue
+        case .toggleGallery, .galleryMove, .galleryPage, .galleryScroll, .galleryFirst, .galleryLast, .galleryOpen:
+            return .gallery
         }
     }
 }

@@ -88,6 +88,25 @@ extension InputBindings {
     Ctrl+v          paste
     Ctrl+c          copy
 
+    # The gallery: g shows the queue as a grid of thumbnails. Lines that start with
+    # {gallery} apply while it shows (keys it does not bind keep their usual command):
+    # Enter or a click opens the highlighted item, g or Esc returns to the item that was
+    # showing.
+    g               gallery
+    {gallery} g              gallery
+    {gallery} ESC            gallery
+    {gallery} ENTER          gallery-open
+    {gallery} LEFT           gallery-move -1 0
+    {gallery} RIGHT          gallery-move 1 0
+    {gallery} UP             gallery-move 0 -1
+    {gallery} DOWN           gallery-move 0 1
+    {gallery} PGUP           gallery-page -1
+    {gallery} PGDWN          gallery-page 1
+    {gallery} HOME           gallery-first
+    {gallery} END            gallery-last
+    {gallery} WHEEL_UP       gallery-scroll -1
+    {gallery} WHEEL_DOWN     gallery-scroll 1
+
     # Overlays
     t               cycle track
     i               cycle details

@@ -8,3 +8,4 @@
 @_exported import struct Playback.MediaInfo
 @_exported import struct Playback.PlayerOptions
 @_exported import struct Playback.SourceOptions
+@_exported import struct Playback.ThumbnailStore

@@ -28,6 +28,16 @@ public struct InputBindings: Equatable, Sendable {
         commands[keyName]
     }
 
+    /// The sections a line may start with, as mpv's `{section}`: `{gallery} LEFT ...`
+    /// binds LEFT only while the gallery shows.
+    public static let sections: Set<String> = ["gallery"]
+
+    /// The command bound to a key while `section` is active: the section's own binding,
+    /// else the key's usual one (as mpv's sections stack over the default one).
+    public func command(for keyName: String, in section: String) -> PlayerCommand? {
+        commands["{\(section)} " + keyName] ?? commands[keyName]
+    }
+
     /// Parses input.conf text; `source` names the file in problem messages.
     ///
     /// Each problem reads `source:LINE: what is wrong`. A key bound twice keeps its last
@@ -44,14 +54,30 @@ public struct InputBindings: Equatable, Sendable {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
 
-            let keyEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? trimmed.endIndex
-            let keyText = String(trimmed[..<keyEnd])
-            let commandText = trimmed[keyEnd...].trimmingWhitespace()
             let location = "\(source):\(lineNumber)"
-            guard let key = KeyName.normalize(keyText) else {
+            var rest = trimmed
+            var section = ""
+            if rest.hasPrefix("{") {
+                guard let close = rest.firstIndex(of: "}") else {
+                    problems.append("\(location): a section needs a closing '}'")
+                    continue
+                }
+                let name = String(rest[rest.index(after: rest.startIndex)..<close])
+                guard sections.contains(name) else {
+                    problems.append("\(location): unknown section '{\(name)}' (known: {gallery})")
+                    continue
+                }
+                section = "{\(name)} "
+                rest = rest[rest.index(after: close)...].trimmingWhitespace()
+            }
+            let keyEnd = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? rest.endIndex
+            let keyText = String(rest[..<keyEnd])
+            let commandText = rest[keyEnd...].trimmingWhitespace()
+            guard let normalized = KeyName.normalize(keyText) else {
                 problems.append("\(location): unknown key '\(keyText)'")
                 continue
             }
+            let key = section + normalized
             if commandText.isEmpty {
                 problems.append("\(location): no command for key '\(keyText)'")
                 continue

@@ -65,7 +65,7 @@ extension MediaQueue {
             for (fd, handler) in watches { loop.watch(fd, onReadable: handler) }
             let router = CommandRouter(queue: self)
             let stage = try Stage(display: display, loop: loop, router: router, options: presentation)
-            screen = Screen(display: display, loop: loop, router: router, stage: stage)
+            screen = Screen(display: display, loop: loop, router: router, stage: stage, gallery: Gallery(queue: self))
         } catch {
             presentation.onError?(error.message)
         }
@@ -77,6 +77,8 @@ extension MediaQueue {
     func turn() -> LoopStep {
         guard !quitRequested, let s = screen else { return .stop }
         for (w, e) in s.loop.pendingEvents() {
+            // The gallery takes its window's input while it shows.
+            if s.gallery.isShown, w == s.stage.window.id, s.gallery.handle(e, on: s.stage) { continue }
             for stage in [s.stage] + s.pinned where stage.owns(window: w) { stage.handle(e, from: w) }
         }
         if quitRequested { return .stop }
@@ -90,12 +92,16 @@ extension MediaQueue {
         for p in pinned { soonest(p.tick(now: now)) }
         if let v = current {
             soonest(s.stage.tick(now: now))
-            soonest(advanceIfDone(v, now: now))
+            // The grid covers the item: it does not move on under the user's eyes.
+            if !s.gallery.isShown { soonest(advanceIfDone(v, now: now)) }
         } else if views.isEmpty && pinned.isEmpty {
             // Everything was dismissed or played: nothing is left to show.
             return .stop
         }
-        for stage in [s.stage] + pinned where stage.needsRedraw { stage.draw(now: now) }
+        s.gallery.turn(on: s.stage, now: now)
+        for stage in [s.stage] + pinned where stage.needsRedraw && !(stage === s.stage && s.gallery.isShown) {
+            stage.draw(now: now)
+        }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
         if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) { return .stop }
         for follow in turnFollowers { follow() }

@@ -42,6 +42,8 @@ public final class MediaQueue {
         let loop: EventLoop
         let router: CommandRouter
         let stage: Stage
+        /// The queue as a grid of thumbnails, drawn in the stage's window when shown.
+        let gallery: Gallery
         /// Thumbnails that keep playing while the queue moves on, oldest first.
         var pinned: [Stage] = []
     }

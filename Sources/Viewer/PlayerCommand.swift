@@ -65,6 +65,20 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case copy
     /// Save the picture on screen, at the media's resolution, as a PNG file.
     case screenshot
+    /// Show the queue as a grid of thumbnails, or leave it for the item that was showing.
+    case toggleGallery
+    /// In the gallery: move the highlight this many cells across and rows down.
+    case galleryMove(columns: Int, rows: Int)
+    /// In the gallery: move the highlight this many screens down (negative: up).
+    case galleryPage(Int)
+    /// In the gallery: scroll this many rows down (negative: up), the highlight staying.
+    case galleryScroll(rows: Int)
+    /// In the gallery: highlight the first item.
+    case galleryFirst
+    /// In the gallery: highlight the last item.
+    case galleryLast
+    /// In the gallery: leave it and present the highlighted item.
+    case galleryOpen
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -145,6 +159,20 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case "zoom":
             try expectCount(args, 1, usage: "zoom STEP")
             return .zoom(delta: try number(args[0], for: "zoom"))
+        case "gallery-move":
+            try expectCount(args, 2, usage: "gallery-move COLUMNS ROWS")
+            let (dx, dy) = (try integer(args[0], for: "gallery-move"), try integer(args[1], for: "gallery-move"))
+            guard abs(dx) <= 1000, abs(dy) <= 1000 else {
+                throw ParseError(description: "gallery-move needs steps between -1000 and 1000")
+            }
+            return .galleryMove(columns: dx, rows: dy)
+        case "gallery-page", "gallery-scroll":
+            try expectCount(args, 1, usage: "\(name) STEP")
+            let step = try integer(args[0], for: name)
+            guard step != 0, abs(step) <= 1000 else {
+                throw ParseError(description: "\(name) needs a step between -1000 and 1000 other than 0, got '\(args[0])'")
+            }
+            return name == "gallery-page" ? .galleryPage(step) : .galleryScroll(rows: step)
         case "pan":
             try expectCount(args, 2, usage: "pan DX DY")
             return .pan(dx: try integer(args[0], for: "pan"), dy: try integer(args[1], for: "pan"))
@@ -190,6 +218,13 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .paste: "paste"
         case .copy: "copy"
         case .screenshot: "screenshot"
+        case .toggleGallery: "gallery"
+        case .galleryMove(let dx, let dy): "gallery-move \(dx) \(dy)"
+        case .galleryPage(let n): "gallery-page \(n)"
+        case .galleryScroll(let n): "gallery-scroll \(n)"
+        case .galleryFirst: "gallery-first"
+        case .galleryLast: "gallery-last"
+        case .galleryOpen: "gallery-open"
         }
     }
 
@@ -197,7 +232,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         "playlist-next": .next, "playlist-prev": .previous, "dismiss": .dismiss,
         "playlist-first": .first, "playlist-last": .last, "trash": .trash, "undo-trash": .undoTrash,
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
-        "screenshot": .screenshot, "paste": .paste, "copy": .copy,
+        "screenshot": .screenshot, "paste": .paste, "copy": .copy, "gallery": .toggleGallery,
+        "gallery-first": .galleryFirst, "gallery-last": .galleryLast, "gallery-open": .galleryOpen,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

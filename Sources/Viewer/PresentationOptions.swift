@@ -39,6 +39,12 @@ public struct PresentationOptions {
     public var windowIcons: [RGBAImage] = []
     /// Where the `screenshot` command saves; nil: it says on screen that there is no folder.
     public var screenshotDirectory: String?
+    /// The desktop's thumbnail cache the gallery reads and adds to (usually
+    /// `ThumbnailStore(directory: "$XDG_CACHE_HOME/thumbnails", application: "app-1.0")`);
+    /// nil: thumbnails are made for this run only.
+    public var thumbnailStore: ThumbnailStore?
+    /// Called with what the gallery did (shown, thumbnails made, an item opened).
+    public var onGalleryEvent: ((GalleryEvent) -> Void)?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

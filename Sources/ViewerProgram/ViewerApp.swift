@@ -73,6 +73,10 @@ public enum ViewerApp {
             RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
         }
         presentation.thumbnailMemoryPath = stateDirectory(environment).map { $0 + "/thumbnail-places" }
+        presentation.thumbnailStore = GalleryRecorder.thumbnailDirectory(environment).map {
+            ThumbnailStore(directory: $0, application: "mediaview-" + version)
+        }
+        presentation.onGalleryEvent = { GalleryRecorder.record($0, to: log) }
         if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }

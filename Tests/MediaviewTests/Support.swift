@@ -18,14 +18,16 @@ final class Launched {
     let errPath: String
     let started = Date()
 
-    /// Starts `mediaview args` with the test environment plus `environment`.
-    init(_ args: [String], environment: [String: String] = [:]) throws {
+    /// Starts `mediaview args` with the test environment plus `environment`; with a
+    /// `wrapper` (`unshare -m sh -c ...`), `wrapper + [mediaview] + args` runs instead.
+    init(_ args: [String], environment: [String: String] = [:], wrapper: [String] = []) throws {
         let dir = try Scratch.directory("launch")
         outPath = dir + "/stdout"
         errPath = dir + "/stderr"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process = try Run.start(Run.mediaview, args, environment: Run.environment(environment),
+        let command = wrapper.isEmpty ? [Run.mediaview] + args : wrapper + [Run.mediaview] + args
+        process = try Run.start(command[0], Array(command.dropFirst()), environment: Run.environment(environment),
                                 stdout: FileHandle(forWritingAtPath: outPath),
                                 stderr: FileHandle(forWritingAtPath: errPath))
     }

@@ -107,6 +107,10 @@ def main():
         row("(m) minimize and restore animation, 720p playing", "frame interval p95", fmt(p95, " ms", 1),
             f"longest {fmt(worst, ' ms', 1)}", "", "<= 16.7 ms", verdict(p95 and p95 <= 16.7))
 
+    if "g" in cases:
+        from gallery_report import gallery_rows
+        rows += gallery_rows(med)
+
     runs = max((len(v) for k, v in data.items() if k[1] == "ours"), default=0)
     loads = [v for k, vs in data.items() if k[1:] == ("machine", "load") for v in vs]
     cpu = "unknown CPU"

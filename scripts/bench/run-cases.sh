@@ -231,6 +231,9 @@ EOF
     done
 }
 
+# (g) the gallery: a case of its own file.
+. "$here/gallery.sh"
+
 for c in $BENCH_CASES; do
     say "case ($c), $runs runs"
     "case_$c"

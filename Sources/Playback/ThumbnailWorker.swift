@@ -1,0 +1,240 @@
+import Glibc
+
+/// Thumbnails made in the background for a gallery: the cells on screen first, and only
+/// what is still wanted.
+///
+/// Two threads at a low priority (nice 10, so the picture on screen and the rest of the
+/// desktop come first) take files from the wanted list in its order; a new list replaces
+/// the old one, so scrolling on drops the files that scrolled away before they cost
+/// anything. Each file is looked up in the desktop's thumbnail cache first, made and saved
+/// there when missing. Results wait in a memory cache of bounded size, the least recently
+/// shown going first, so a gallery of 100,000 files holds no more than a few screens.
+public final class ThumbnailWorker: @unchecked Sendable {
+    // @unchecked: every field below `lock` is guarded by it; `store`, `size` and `wake` never change.
+    let store: ThumbnailStore?
+    /// The size of the thumbnails made.
+    public let size: ThumbnailStore.Size
+    let wake: @Sendable () -> Void
+    let maxPixels: Int
+    let lock = Condition()
+    private var wanted: [String] = []
+    private var cursor = 0
+    private var busy: Set<String> = []
+    private var memory: RecentThumbnails
+    private var events: [Event] = []
+    private var saving = true
+    private var closed = false
+    private var started = false
+
+    /// What became of one file.
+    public enum Outcome: Sendable {
+        /// Its thumbnail, straight-alpha RGBA.
+        case picture(StillDecoder.RGBA)
+        /// The file holds no picture (sound without cover art).
+        case noPicture
+        /// The file could not be read or decoded; why, in one line.
+        case failed(String)
+    }
+
+    /// One file done, for a log or a benchmark.
+    public struct Event: Sendable {
+        /// Where the thumbnail came from.
+        public enum Source: String, Sendable {
+            /// The desktop's thumbnail cache.
+            case cache
+            /// Decoded from the file now (and saved, when the cache can be written).
+            case made
+            /// It could not be made (or a failure recorded before still holds).
+            case failed
+            /// The file has no picture.
+            case none
+        }
+        /// The file.
+        public let path: String
+        /// Where its thumbnail came from.
+        public let source: Source
+        /// Seconds the worker spent on it.
+        public let seconds: Double
+        /// Why no thumbnail could be made, when none could.
+        public let reason: String?
+        /// Why the thumbnail cache cannot be written, on the first file that found out
+        /// (and on no other, so it is said once).
+        public let cacheProblem: String?
+    }
+
+    /// A worker making `size` thumbnails, using the cache in `store` (nil: none), holding
+    /// at most `memoryBudget` bytes of pictures; `wake` is called from its threads whenever
+    /// a thumbnail is ready.
+    public init(store: ThumbnailStore?, size: ThumbnailStore.Size, memoryBudget: Int = 48 << 20,
+                maxPixels: Int = 100_000_000, wake: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.size = size
+        self.wake = wake
+        self.maxPixels = maxPixels
+        memory = RecentThumbnails(budget: memoryBudget)
+    }
+
+    deinit { close() }
+
+    /// The files wanted now, most wanted first (the cells on screen, then those next to
+    /// them); files of an earlier list that are not in this one are no longer made.
+    public func want(_ paths: [String]) {
+        lock.withLock {
+            guard !closed else { return }
+            wanted = paths
+            cursor = 0
+            if !started {
+                started = true
+                for i in 0..<2 { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
+            }
+            lock.broadcast()
+        }
+    }
+
+    /// What became of `path`, if it is done; counts as a use for the memory cache.
+    public func outcome(for path: String) -> Outcome? {
+        lock.withLock { memory.use(path) }
+    }
+
+    /// The files done since the last call.
+    public func takeEvents() -> [Event] {
+        lock.withLock {
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    /// Pictures held in memory, in bytes (bounded by the budget given).
+    public var memoryInUse: Int { lock.withLock { memory.bytes } }
+
+    /// Stops the threads after the file each is on; safe more than once.
+    public func close() {
+        lock.withLock {
+            closed = true
+            lock.broadcast()
+        }
+    }
+
+    // MARK: The worker threads.
+
+    private func run() {
+        // Lower priority for this thread only (Linux's setpriority on a thread id): the shown
+        // picture, its sound and the desktop come first; unlike SCHED_IDLE, a busy machine
+        // still leaves the gallery some time.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        while let path = next() {
+            let start = MonotonicClock.seconds()
+            let (outcome, source, cacheProblem) = make(path)
+            let seconds = MonotonicClock.seconds() - start
+            lock.withLock {
+                busy.remove(path)
+                memory.insert(outcome, for: path)
+                var reason: String?
+                if case .failed(let why) = outcome { reason = why }
+                events.append(Event(path: path, source: source, seconds: seconds, reason: reason, cacheProblem: cacheProblem))
+            }
+            wake()
+        }
+    }
+
+    /// The next wanted file not done and not being done by the other thread; nil once closed.
+    private func next() -> String? {
+        lock.withLock {
+            while !closed {
+                while cursor < wanted.count {
+                    let p = wanted[cursor]
+                    cursor += 1
+                    if !memory.contains(p) && !busy.contains(p) {
+                        busy.insert(p)
+                        return p
+                    }
+                }
+                lock.wait()
+            }
+            return nil
+        }
+    }
+
+    private func make(_ path: String) -> (Outcome, Event.Source, String?) {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            return (.failed("cannot read \(path): \(String(cString: strerror(errno)))"), .failed, nil)
+        }
+        let mtime = Int(st.st_mtim.tv_sec)
+        let uri = ThumbnailStore.uri(forPath: ThumbnailStore.absolutePath(path))
+        if let store {
+            if let picture = store.cached(uri, mtime: mtime, size: size) { return (.picture(picture), .cache, nil) }
+            if store.hasFailure(uri, mtime: mtime) { return (.failed("no thumbnail could be made before"), .failed, nil) }
+        }
+        do {
+            let picture = try ThumbnailMaker.make(path: path, size: size.rawValue, maxPixels: maxPixels)
+            return (.picture(picture), .made, save { s throws(ThumbnailStore.SaveError) in
+                try s.save(picture, uri: uri, mtime: mtime, size: size)
+            })
+        } catch {
+            guard case .broken(let why) = error else { return (.noPicture, .none, nil) }
+            let problem = save { s throws(ThumbnailStore.SaveError) in try s.recordFailure(uri, mtime: mtime) }
+            return (.failed(why), .failed, problem)
+        }
+    }
+
+    /// Runs a write to the cache unless writing failed before; the first failure is
+    /// returned (to be said once) and stops all later writes.
+    private func save(_ body: (ThumbnailStore) throws(ThumbnailStore.SaveError) -> Void) -> String? {
+        guard let store, lock.withLock({ saving }) else { return nil }
+        do {
+            try body(store)
+            return nil
+        } catch {
+            let first = lock.withLock {
+                defer { saving = false }
+                return saving
+            }
+            return first ? "thumbnails are not saved (\(error.description))" : nil
+        }
+    }
+}
+
+/// What the worker made, at most `budget` bytes of it: the least recently shown goes first
+/// when more comes in, so scrolling through 100,000 files holds a few screens' worth.
+struct RecentThumbnails {
+    let budget: Int
+    private(set) var bytes = 0
+    private var entries: [String: Entry] = [:]
+    private var clock = 0
+
+    private struct Entry {
+        var outcome: ThumbnailWorker.Outcome
+        var cost: Int
+        var used: Int
+    }
+
+    init(budget: Int) { self.budget = budget }
+
+    func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// The outcome for `path`, marked as just shown.
+    mutating func use(_ path: String) -> ThumbnailWorker.Outcome? {
+        guard var e = entries[path] else { return nil }
+        clock += 1
+        e.used = clock
+        entries[path] = e
+        return e.outcome
+    }
+
+    /// Keeps `outcome`, letting go of the least recently shown over the budget (the scan is
+    /// over what is held, a few hundred entries, once per thumbnail made).
+    mutating func insert(_ outcome: ThumbnailWorker.Outcome, for path: String) {
+        var cost = 64
+        if case .picture(let p) = outcome { cost += p.pixels.count }
+        clock += 1
+        if let old = entries[path] { bytes -= old.cost }
+        entries[path] = Entry(outcome: outcome, cost: cost, used: clock)
+        bytes += cost
+        while bytes > budget || entries.count > 20_000 {
+            guard let oldest = entries.min(by: { $0.value.used < $1.value.used }), oldest.key != path else { break }
+            bytes -= oldest.value.cost
+            entries[oldest.key] = nil
+        }
+    }
+}

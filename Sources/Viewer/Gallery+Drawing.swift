@@ -1,0 +1,65 @@
+import Playback
+import Windowing
+
+/// Drawing the grid: each cell on screen, its thumbnail (or why there is none) and its file
+/// name under it, the highlighted one framed in the theme colour.
+extension Gallery {
+    static let background = Color(rgb: 0x121212)
+    static let cellColor = Color(rgb: 0x262626)
+    static let labelColor = Color(rgb: 0xDDDDDD)
+    /// The disc of a file that has no thumbnail because it is damaged: red, not the theme
+    /// colour of the highlight, so the two are never confused.
+    static let failColor = Color(rgb: 0xC0392B)
+
+    /// Draws the cells on screen; true when every one of them had its thumbnail (or knew
+    /// it has none), which is when the first screen is complete.
+    @discardableResult
+    func draw(on stage: Stage, layout l: GalleryLayout) -> Bool {
+        guard let buf = stage.surface.begin() else { return false }
+        var complete = true
+        buf.clear(color: 0x121212)
+        let canvas = Canvas(buffer: buf)
+        let theme = queue.current?.themeColor ?? .defaultTheme
+        let font = FontCache.shared.font(family: nil, size: 13)
+        for i in l.visible {
+            let cell = l.cell(i)
+            if i == selection {
+                canvas.fillRoundedRect(cell.insetBy(-4), radius: 8, color: theme)
+            }
+            canvas.fillRoundedRect(cell, radius: 6, color: Self.cellColor)
+            let area = l.thumbnailArea(of: cell)
+            complete = drawThumbnail(i, in: area, on: canvas, theme: theme) && complete
+            if let font, let url = queue.item(at: i)?.mediaURL {
+                let name = font.truncated(MediaView.displayName(url), toWidth: cell.width - 8)
+                let w = font.measure(name).width
+                font.draw(name, at: cell.x + (cell.width - w) / 2, baseline: area.maxY + 4 + font.ascent,
+                          color: Self.labelColor, on: canvas)
+            }
+        }
+        stage.surface.present()
+        return complete
+    }
+
+    /// Draws item `i`'s thumbnail, or why there is none; false while it is being made.
+    private func drawThumbnail(_ i: Int, in area: Rect, on canvas: Canvas, theme: Color) -> Bool {
+        guard let path = path(i) else {
+            // Web media: no file to make a thumbnail of.
+            Indicators.drawPlayIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: theme)
+            return true
+        }
+        switch worker?.outcome(for: path) {
+        case .picture(let p):
+            let image: RGBAImage? = images[path] ?? RGBAImage(width: p.width, height: p.height, pixels: p.pixels)
+            guard let image else { return true }
+            images[path] = image
+            canvas.blit(image: image, in: area.centered(width: image.width, height: image.height))
+        case .failed:
+            Indicators.drawFailIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: Self.failColor)
+        case .noPicture:
+            Indicators.drawMusicIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: theme)
+        case nil:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,41 @@
+import Playback
+import Windowing
+
+/// The gallery's input: keys and the wheel through the `{gallery}` bindings, a click on a
+/// cell opens its item. What it does not take (the window's own events, drops) goes on to
+/// the stage.
+extension Gallery {
+    /// Handles `e` if it is the gallery's; false leaves it to the stage.
+    func handle(_ e: WindowEvent, on stage: Stage) -> Bool {
+        switch e {
+        case .key(let k):
+            KeyboardSpy.shared.dispatch(k)
+            guard k.isPress, let name = k.name, let c = stage.bindings.command(for: name, in: "gallery") else { return true }
+            if k.isAutoRepeat && !c.repeatsWhileHeld { return true }
+            stage.router.execute(c, on: stage)
+            return true
+        case .button(let b) where b.button == 1:
+            if b.isPress {
+                press = (b.x, b.y)
+            } else if let p = press {
+                press = nil
+                // A click, not a drag: the item under it opens.
+                guard abs(b.x - p.x) < 6, abs(b.y - p.y) < 6,
+                      let i = layout(in: stage.bounds).index(atX: b.x, y: b.y) else { return true }
+                select(i, in: layout(in: stage.bounds))
+                hide(opening: i, on: stage)
+            }
+            return true
+        case .button(let b):
+            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
+               let c = stage.bindings.command(for: name, in: "gallery") {
+                stage.router.execute(c, on: stage)
+            }
+            return true
+        case .motion:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Playback
+import Windowing
+
+/// The queue as a grid of thumbnails, drawn into the queue's window instead of the item
+/// (`g`): the user sees where they are in a long folder and jumps anywhere in it.
+///
+/// It is a view of its own over the same window, not a state of the item's view: while it
+/// shows, it takes the window's keys and clicks (through the `{gallery}` bindings) and
+/// draws every turn the window needs drawing; the item under it waits, paused. Thumbnails
+/// come from a `ThumbnailWorker` in the background, the cells on screen first; only the
+/// cells on screen are looked at, so the grid of a 100,000-item queue scrolls as one of ten.
+@MainActor
+final class Gallery {
+    unowned let queue: MediaQueue
+    /// Whether the grid is on screen.
+    private(set) var isShown = false
+    /// The highlighted item's index in the playlist.
+    private(set) var selection = 0
+    /// The first row on screen.
+    private(set) var topRow = 0
+    /// Makes the thumbnails; made when the gallery first shows.
+    private(set) var worker: ThumbnailWorker?
+    /// The pictures of the cells on screen, ready to draw (converted once, not per frame).
+    var images: [String: RGBAImage] = [:]
+    /// What the worker was last asked for, so it is asked again only when the cells change.
+    private var asked: (range: Range<Int>, count: Int)?
+    /// When the grid was shown, until its first screen of thumbnails was complete.
+    private var shownAt: Double?
+    /// The item playing when the grid opened, to go on playing if the user comes back to it.
+    private var resumes: MediaView?
+    /// Where the left button went down, for a click.
+    var press: (x: Int, y: Int)?
+    /// The grid must be drawn again.
+    var needsRedraw = false
+
+    init(queue: MediaQueue) { self.queue = queue }
+
+    /// The worker's threads hold it until told to stop.
+    isolated deinit { worker?.close() }
+
+    /// The side of the thumbnails: the standard's large size on a big screen.
+    static func size(for bounds: Rect) -> ThumbnailStore.Size {
+        bounds.width >= 2560 ? .large : .normal
+    }
+
+    /// The grid in a window of `bounds`.
+    func layout(in bounds: Rect) -> GalleryLayout {
+        GalleryLayout(bounds: bounds, count: queue.itemCount, thumbnail: Self.size(for: bounds).rawValue, topRow: topRow)
+    }
+
+    /// Shows the grid with the current item highlighted.
+    func show(on stage: Stage) {
+        guard !isShown, queue.itemCount > 0 else { return }
+        isShown = true
+        selection = queue.playlistPosition ?? 0
+        let size = Self.size(for: stage.bounds)
+        if worker == nil || worker?.size != size {
+            worker?.close()
+            let loop = stage.loop
+            worker = ThumbnailWorker(store: queue.presentation.thumbnailStore, size: size,
+                                     maxPixels: queue.current?.settings.playerOptions.source.maxPixels ?? 100_000_000,
+                                     wake: { loop.wake() })
+            images.removeAll()
+        }
+        var l = layout(in: stage.bounds)
+        // The current item in the middle row, where the eye finds it.
+        l.topRow = max(0, min(selection / l.columns - (l.visibleRows - 1) / 2, l.maxTopRow))
+        topRow = l.topRow
+        asked = nil
+        shownAt = MonotonicClock.seconds()
+        if let c = queue.current, c.isPlaying {
+            c.pause()
+            resumes = c
+        }
+        needsRedraw = true
+        let first = l.cell(l.visible.lowerBound)
+        queue.presentation.onGalleryEvent?(.shown(items: l.count, columns: l.columns,
+                                                  firstCell: first, step: (l.stepX, l.stepY), thumbnail: l.thumbnail))
+    }
+
+    /// Leaves the grid; `opening` a playlist index presents that item, nil returns to the
+    /// one that was showing.
+    func hide(opening index: Int?, on stage: Stage) {
+        guard isShown else { return }
+        isShown = false
+        press = nil
+        images.removeAll()
+        asked = nil
+        worker?.want([])
+        stage.needsRedraw = true
+        queue.presentation.onGalleryEvent?(.closed(opened: index))
+        if let index, index != queue.playlistPosition {
+            resumes = nil
+            queue.presentItem(at: index)
+        } else if let r = resumes, r === queue.current {
+            r.play()
+        }
+        resumes = nil
+    }
+
+    /// Carries out a gallery command.
+    func perform(_ c: PlayerCommand, on stage: Stage) {
+        if c == .toggleGallery {
+            if isShown { hide(opening: nil, on: stage) } else { show(on: stage) }
+            return
+        }
+        guard isShown else { return }
+        let l = layout(in: stage.bounds)
+        switch c {
+        case .galleryMove(let dx, let dy): select(selection + dx + dy * l.columns, in: l)
+        case .galleryPage(let n): select(selection + n * l.visibleRows * l.columns, in: l)
+        case .galleryFirst: select(0, in: l)
+        case .galleryLast: select(l.count - 1, in: l)
+        case .galleryScroll(let rows):
+            topRow = l.scrolled(by: rows).topRow
+            needsRedraw = true
+        case .galleryOpen: hide(opening: selection, on: stage)
+        default: break
+        }
+    }
+
+    /// Highlights item `index` (kept within the queue) and scrolls it into view.
+    func select(_ index: Int, in l: GalleryLayout) {
+        let i = max(0, min(index, l.count - 1))
+        guard i != selection || l.showing(i).topRow != topRow else { return }
+        selection = i
+        topRow = l.showing(i).topRow
+        needsRedraw = true
+        queue.presentation.onGalleryEvent?(.selected(index: i))
+    }
+
+    /// One turn of the loop while the grid shows: news from the worker, the cells to make
+    /// next, and drawing when needed. Returns when to look again.
+    func turn(on stage: Stage, now: Double) {
+        guard isShown, let worker else { return }
+        let l = layout(in: stage.bounds)
+        if topRow > l.maxTopRow { topRow = l.maxTopRow; needsRedraw = true }
+        selection = min(selection, max(0, l.count - 1))
+        askForThumbnails(l, worker: worker)
+        for e in worker.takeEvents() {
+            needsRedraw = true
+            queue.presentation.onGalleryEvent?(.thumbnail(path: e.path, source: e.source, seconds: e.seconds, reason: e.reason))
+            if let problem = e.cacheProblem { queue.presentation.onWarning?(problem) }
+        }
+        if needsRedraw || stage.needsRedraw {
+            needsRedraw = false
+            stage.needsRedraw = false
+            let complete = draw(on: stage, layout: l)
+            if let start = shownAt, complete {
+                shownAt = nil
+                queue.presentation.onGalleryEvent?(.firstScreen(seconds: MonotonicClock.seconds() - start,
+                                                                cells: l.visible.count))
+            }
+        }
+    }
+
+    /// Asks the worker for the cells on screen, then a screen below and one above, when
+    /// the cells on screen changed since it was last asked.
+    private func askForThumbnails(_ l: GalleryLayout, worker: ThumbnailWorker) {
+        let shown = l.visible
+        guard asked?.range != shown || asked?.count != l.count else { return }
+        asked = (shown, l.count)
+        let page = max(1, shown.count)
+        let below = shown.upperBound..<min(l.count, shown.upperBound + page)
+        let above = max(0, shown.lowerBound - page)..<shown.lowerBound
+        worker.want((Array(shown) + Array(below) + Array(above.reversed())).compactMap(path))
+        // Pictures of cells that scrolled away are let go; the worker keeps a bounded few.
+        let keep = Set(shown.compactMap(path))
+        images = images.filter { keep.contains($0.key) }
+    }
+
+    /// The local file of playlist item `index`, nil for web media (no thumbnail for it).
+    func path(_ index: Int) -> String? {
+        guard let url = queue.item(at: index)?.mediaURL else { return nil }
+        return MediaQueue.localPath(url)
+    }
+}
+
+/// What the gallery did, for an app's log or a benchmark (`presentation.onGalleryEvent`).
+public enum GalleryEvent {
+    /// The grid was shown: its items, columns, where its first cell on screen is, the
+    /// distance from one cell to the next across and down, and the thumbnails' side.
+    case shown(items: Int, columns: Int, firstCell: Rect, step: (x: Int, y: Int), thumbnail: Int)
+    /// Every cell of the first screen has its thumbnail (or its failure), this long after
+    /// the grid was shown.
+    case firstScreen(seconds: Double, cells: Int)
+    /// A thumbnail is ready: from the desktop's cache, made now, or it could not be made.
+    case thumbnail(path: String, source: ThumbnailWorker.Event.Source, seconds: Double, reason: String?)
+    /// The highlight moved to this playlist index.
+    case selected(index: Int)
+    /// The grid was left, opening this playlist index (nil: back to the item that showed).
+    case closed(opened: Int?)
+}
