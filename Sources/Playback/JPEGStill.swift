@@ -1,5 +1,6 @@
 import CFFmpeg
 import CJPEG
+import Glibc
 
 /// Decodes a JPEG still with libjpeg-turbo, already scaled down in the DCT domain.
 ///
@@ -96,6 +97,14 @@ struct JPEGStill {
         }
         f.pointee.key_frame = 1
         f.pointee.pict_type = AV_PICTURE_TYPE_I
+        // The colour profile goes where FFmpeg's decoder puts it, for colour management.
+        var iccLength: UInt32 = 0
+        if let icc = cjpeg_icc_profile(d, &iccLength) {
+            if iccLength > 0, let sd = av_frame_new_side_data(f, AV_FRAME_DATA_ICC_PROFILE, Int(iccLength)) {
+                sd.pointee.data.update(from: icc, count: Int(iccLength))
+            }
+            free(icc)
+        }
         return frame
     }
 }

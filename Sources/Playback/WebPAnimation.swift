@@ -8,7 +8,7 @@ import Glibc
 ///
 /// FFmpeg 5.1 cannot decode animated WebP; this gives the player the same kind of frames
 /// (RGBA AVFrames with timestamps) so everything after the decoder stays the same.
-final class WebPAnimation {
+final class WebPAnimation: PictureSource {
     private let data: UnsafeMutableRawPointer
     private let size: Int
     private let decoder: OpaquePointer
@@ -107,6 +107,11 @@ final class WebPAnimation {
         let pts = clock
         clock += duration
         return (frame, pts, duration)
+    }
+
+    /// An animation that loops, at its canvas size.
+    var info: MediaInfo {
+        MediaInfo.picture(kind: .animated, width: width, height: height, format: "webp", codec: "webp (libwebp)")
     }
 
     /// Back to the first frame (a loop).
