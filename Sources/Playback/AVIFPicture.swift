@@ -31,7 +31,7 @@ final class AVIFPicture: PictureSource {
             let diag = withUnsafeBytes(of: d.pointee.diag.error) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            let why = diag.isEmpty ? String(cString: avifResultToString(r)) : diag
+            let why = PictureSources.oneLine(diag.isEmpty ? String(cString: avifResultToString(r)) : diag)
             return AVError(code: cff_averror_invaliddata, message: "\(name): not a valid AVIF picture (\(why))")
         }
         var r = avifDecoderSetIOMemory(d, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), file.count)

@@ -27,6 +27,9 @@ final class HEIFPicture: PictureSource {
         let side = Int(Double(maxPixels).squareRoot().rounded(.up))
         heif_context_set_maximum_image_size_limit(ctx, Int32(clamping: max(side, 1)))
         var e = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, file.count, nil)
+        if e.subcode == heif_suberror_Security_limit_exceeded {
+            throw HEIFPicture.failure(name, "picture is over the limit of \(maxPixels) pixels (raise it with --max-pixels)", e)
+        }
         guard e.code == heif_error_Ok else { throw HEIFPicture.failure(name, "not a valid HEIF picture", e) }
         var h: OpaquePointer?
         e = heif_context_get_primary_image_handle(ctx, &h)
@@ -46,7 +49,7 @@ final class HEIFPicture: PictureSource {
     }
 
     private static func failure(_ name: String, _ what: String, _ e: heif_error) -> AVError {
-        let why = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
+        let why = e.message.map { PictureSources.oneLine(String(cString: $0)) } ?? "error \(e.code.rawValue)"
         return AVError(code: cff_averror_invaliddata, message: "\(name): \(what) (\(why))")
     }
 

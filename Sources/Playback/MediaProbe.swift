@@ -2,8 +2,8 @@ import CFFmpeg
 import FoundationEssentials
 
 /// Runs bytes held in memory through the code every opened file and URL goes through —
-/// FFmpeg's demuxers over our AVIO, the decoders, the resampler, the scaler, libjpeg-turbo
-/// and libwebp — as fast as they decode and within a work budget, and says what came out.
+/// FFmpeg's demuxers over our AVIO, the decoders, the resampler, the scaler, libjpeg-turbo,
+/// libwebp, libavif, libheif, libjxl, librsvg and lcms2 — as fast as they decode and within a work budget, and says what came out.
 ///
 /// Whatever a user opens reaches these paths, so they must refuse or survive any bytes.
 /// This is how the media fuzzer (`make fuzz-media`) and the replay of its corpus in
@@ -40,17 +40,29 @@ public enum MediaProbe {
         if bytes.starts(with: [0xFF, 0xD8]) {
             let jpeg = JPEGStill(lowres: bytes.count % 4, maxPixels: budget.maxPixels)
             do throws(AVError) {
-                work.show(try decode(jpeg, bytes))
+                work.show(PictureColour(displayProfile: nil, name: "input").manage(try decode(jpeg, bytes)))
             } catch { work.outcome.failure = error }
         }
-        if WebPAnimation.isAnimated(bytes) {
-            do throws(AVError) {
-                let anim = try WebPAnimation(bytes: Data(bytes), name: "input", maxPixels: budget.maxPixels)
-                while work.hasRoom, let f = anim.next() { work.show(f.frame) }
-            } catch { work.outcome.failure = error }
-        }
+        pictures(bytes, work)
         ffmpeg(bytes, work)
         return work.outcome
+    }
+
+    /// The player's decoders outside FFmpeg (AVIF, HEIC, animated JPEG XL, SVG, animated
+    /// WebP), as the player picks them by the first bytes, twice through as a loop plays; an
+    /// SVG is drawn small and large, as a zoom draws it again.
+    private static func pictures(_ bytes: [UInt8], _ work: Work) {
+        var options = PlayerOptions()
+        options.source.maxPixels = work.budget.maxPixels
+        options.targetSize = bytes.count % 2 == 0 ? (96, 64) : (1000, 800)
+        let colour = PictureColour(displayProfile: nil, name: "input")
+        do throws(AVError) {
+            guard let picture = try PictureSources.open(bytes, name: "input.svgz", options: options, colour: colour) else { return }
+            for _ in 0..<2 {
+                while work.hasRoom, let f = try picture.next() { work.show(f.frame) }
+                picture.rewind()
+            }
+        } catch { work.outcome.failure = error }
     }
 
     private static func decode(_ jpeg: JPEGStill, _ bytes: [UInt8]) throws(AVError) -> Frame {
@@ -94,10 +106,13 @@ public enum MediaProbe {
         let resampler = (1...384_000).contains(rate) ? Resampler(outRate: rate, outChannels: channels) : nil
         let packet = Packet()
         let frame = Frame()
+        // As the player's video thread: embedded profiles (PNG iCCP, JPEG APP2, WebP ICCP)
+        // are read by lcms2 and the picture converted.
+        let colour = PictureColour(displayProfile: nil, name: "input")
         func drain(_ dec: Decoder) {
             while work.hasRoom, case .frame = dec.receive(into: frame) {
                 if dec === video {
-                    work.show(frame)
+                    work.show(colour.manage(frame))
                 } else {
                     _ = resampler?.convert(frame)
                     work.outcome.frames += 1

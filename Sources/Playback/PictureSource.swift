@@ -149,6 +149,13 @@ enum PictureSources {
         AVError(message: "\(name): picture is \(w)x\(h), over the limit of \(maxPixels) pixels (raise it with --max-pixels)")
     }
 
+    /// A library's message as part of our one line: its newlines (libheif and GLib end
+    /// theirs with one) become spaces, and the ends are trimmed.
+    static func oneLine(_ text: String) -> String {
+        let flat = String(text.map { $0.isNewline ? " " : $0 })
+        return String(flat.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
     /// Browsers' rule for tiny frame delays in animations (as for GIFs): 10 ms or less is 100 ms.
     static func animationDelay(_ seconds: Double) -> Double {
         seconds.isFinite && seconds > 0.01 ? seconds : 0.1

@@ -73,7 +73,7 @@ final class SVGPicture: PictureSource {
 
     private static func failure(_ name: String, _ what: String, _ error: inout UnsafeMutablePointer<mv_gerror>?) -> AVError {
         defer { if let error { g_error_free(error) } }
-        let why = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "librsvg gave no reason"
+        let why = error.flatMap { $0.pointee.message.map { PictureSources.oneLine(String(cString: $0)) } } ?? "librsvg gave no reason"
         return AVError(code: cff_averror_invaliddata, message: "\(name): \(what) (\(why))")
     }
 
