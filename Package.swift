@@ -48,7 +48,8 @@ let package = Package(
         // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
-        .target(name: "TestSupport", dependencies: ["CX11", "Windowing"], path: "Tests/TestSupport"),
+        // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
+        .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"]),
