@@ -93,12 +93,27 @@ extension MediaviewProgram {
 
         /// A picture tagged with a wide-gamut profile shows its colour converted to sRGB (the
         /// display here has no profile), within 3 of what lcms2 computes, not its raw values.
-        @Test(arguments: ["png", "jpg"])
+        @Test(arguments: ["png", "jpg", "webp", "avif", "heic"])
         func aTaggedPictureShowsItsConvertedColour(ext: String) throws {
             let icc = try ColourProfiles.wideGamut()
             let raw: UInt32 = 0xC83C3C  // rgb(200,60,60)
-            let media = try Fixtures.tool("sf-wide.\(ext)", "convert") {
-                ["-size", "128x96", "xc:rgb(200,60,60)", "-quality", "100", "-profile", icc, (ext == "png" ? "PNG24:" : "") + $0]
+            // Lossless where the format has it, so the colour in the file is exactly the raw one.
+            let tagged = try Fixtures.tool("sf-wide-src.png", "convert") {
+                ["-size", "128x96", "xc:rgb(200,60,60)", "-profile", icc, "PNG24:" + $0]
+            }
+            let media: String
+            switch ext {
+            case "avif":
+                let plain = try Fixtures.truecolourPNG("rgb(200,60,60)")
+                media = try Fixtures.tool("sf-wide.avif", "avifenc") { ["-l", "--icc", icc, plain, $0] }
+            case "heic":
+                media = try Fixtures.tool("sf-wide.heic", "heif-enc") { ["-L", tagged, "-o", $0] }
+            case "webp":
+                media = try Fixtures.tool("sf-wide.webp", "convert") { [tagged, "-define", "webp:lossless=true", $0] }
+            case "jpg":
+                media = try Fixtures.tool("sf-wide.jpg", "convert") { [tagged, "-quality", "100", $0] }
+            default:
+                media = tagged
             }
             let expected = try ColourProfiles.sRGB(of: raw, inProfile: icc)
             #expect(!Image.close(raw, expected, tolerance: 12), "the profile must change the colour visibly")
@@ -150,6 +165,33 @@ extension MediaviewProgram {
             for name in ["sf-bomb.avif", "sf-bomb.svg"] {
                 #expect(lines(end.stderr).filter { $0.contains(name) }.count == 1, "\(name): stderr: \(end.stderr)")
             }
+        }
+    
+        /// With a profile on the root window (as colord or xiccd set it), an untagged picture
+        /// is taken as sRGB and converted to the display's colours; a damaged one is warned
+        /// about once and pictures show as sRGB.
+        @Test(arguments: [false, true])
+        func theDisplaysProfileIsUsed(damaged: Bool) throws {
+            let icc = try ColourProfiles.wideGamut()
+            let bytes = damaged ? ColourProfiles.damaged : [UInt8](try Data(contentsOf: URL(fileURLWithPath: icc)))
+            let raw: UInt32 = 0xC83C3C
+            let expected = damaged ? raw : try ColourProfiles.display(raw, withProfile: icc)
+            #expect(damaged || !Image.close(raw, expected, tolerance: 12), "the profile must change the colour visibly")
+            let media = try Fixtures.truecolourPNG("rgb(200,60,60)")
+            let probe = try ScreenProbe()
+            probe.setDisplayProfile(bytes)
+            defer { probe.setDisplayProfile(nil) }
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--autoexit",
+                                    "--image-duration", "2", media])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            let img = window.waitFor(probe) { $0.matches($0.width / 2, $0.height / 2, expected, tolerance: 3) }
+            let seen = window.grab(probe)
+            let centre = seen.pixel(seen.width / 2, seen.height / 2) & 0xFFFFFF
+            #expect(img != nil, "centre is \(String(centre, radix: 16)), expected \(String(expected, radix: 16))")
+            let end = try #require(run.finish(timeout: 10))
+            #expect(end.status == 0)
+            let warnings = lines(end.stderr).filter { $0.contains("colour profile") }
+            #expect(warnings.count == (damaged ? 1 : 0), "stderr: \(end.stderr)")
         }
     }
 }

@@ -52,3 +52,22 @@ public enum ColourProfiles {
         return out
     }
 }
+
+extension ColourProfiles {
+    /// The colour lcms2 computes for sRGB `rgb` (0xRRGGBB) on a display with the profile at `path`.
+    public static func display(_ rgb: UInt32, withProfile path: String) throws -> UInt32 {
+        guard let source = cmsCreate_sRGBProfile(), let target = cmsOpenProfileFromFile(path, "r") else {
+            throw FixtureError("lcms2 cannot open \(path)")
+        }
+        defer { cmsCloseProfile(source); cmsCloseProfile(target) }
+        guard let t = cmsCreateTransform(source, mv_lcms_type_rgba_8(), target, mv_lcms_type_rgba_8(),
+                                         cmsUInt32Number(INTENT_PERCEPTUAL), 0) else {
+            throw FixtureError("lcms2 cannot convert to \(path)")
+        }
+        defer { cmsDeleteTransform(t) }
+        var pixel: [UInt8] = [UInt8(rgb >> 16 & 0xFF), UInt8(rgb >> 8 & 0xFF), UInt8(rgb & 0xFF), 255]
+        var out: [UInt8] = [0, 0, 0, 0]
+        cmsDoTransform(t, &pixel, &out, 1)
+        return UInt32(out[0]) << 16 | UInt32(out[1]) << 8 | UInt32(out[2])
+    }
+}
