@@ -43,26 +43,29 @@ public enum MediaProbe {
                 work.show(PictureColour(displayProfile: nil, name: "input").manage(try decode(jpeg, bytes)))
             } catch { work.outcome.failure = error }
         }
-        pictures(bytes, work)
-        ffmpeg(bytes, work)
+        // As the player: what a picture decoder of our own takes never reaches FFmpeg.
+        if !pictures(bytes, work) { ffmpeg(bytes, work) }
         return work.outcome
     }
 
     /// The player's decoders outside FFmpeg (AVIF, HEIC, animated JPEG XL, SVG, animated
     /// WebP), as the player picks them by the first bytes, twice through as a loop plays; an
-    /// SVG is drawn small and large, as a zoom draws it again.
-    private static func pictures(_ bytes: [UInt8], _ work: Work) {
+    /// SVG is drawn small and large, as a zoom draws it again. False when none took it.
+    private static func pictures(_ bytes: [UInt8], _ work: Work) -> Bool {
         var options = PlayerOptions()
         options.source.maxPixels = work.budget.maxPixels
         options.targetSize = bytes.count % 2 == 0 ? (96, 64) : (1000, 800)
         let colour = PictureColour(displayProfile: nil, name: "input")
         do throws(AVError) {
-            guard let picture = try PictureSources.open(bytes, name: "input.svgz", options: options, colour: colour) else { return }
+            guard let picture = try PictureSources.open(bytes, name: "input.svgz", options: options, colour: colour) else {
+                return false
+            }
             for _ in 0..<2 {
                 while work.hasRoom, let f = try picture.next() { work.show(f.frame) }
                 picture.rewind()
             }
         } catch { work.outcome.failure = error }
+        return true
     }
 
     private static func decode(_ jpeg: JPEGStill, _ bytes: [UInt8]) throws(AVError) -> Frame {
