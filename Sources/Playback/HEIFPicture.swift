@@ -23,9 +23,9 @@ final class HEIFPicture: PictureSource {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, file.count), alignment: 16)
         file.withUnsafeBytes { copy.copyMemory(from: $0) }
         bytes = copy
-        // libheif's own guard against huge grids, on top of the budget checked below.
-        let side = Int(Double(maxPixels).squareRoot().rounded(.up))
-        heif_context_set_maximum_image_size_limit(ctx, Int32(clamping: max(side, 1)))
+        // libheif's own guard is on each side: no side a picture within the budget may have
+        // (a 16000x4000 panorama) is refused by it; the area is checked below.
+        heif_context_set_maximum_image_size_limit(ctx, Int32(clamping: max(1, min(maxPixels, 1 << 16))))
         var e = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, file.count, nil)
         if e.subcode == heif_suberror_Security_limit_exceeded {
             throw HEIFPicture.failure(name, "picture is over the limit of \(maxPixels) pixels (raise it with --max-pixels)", e)

@@ -122,6 +122,16 @@ import TestSupport
         }
     }
 
+    /// The budget is on the area: a long panorama whose one side is longer than the square
+    /// root of the budget still shows.
+    @Test func aPanoramaWithinTheBudgetShows() throws {
+        let src = try Fixtures.truecolourPNG(Self.red, width: 1200, height: 100)
+        let heic = try Fixtures.tool("pf-panorama.heic", "heif-enc") { ["-q", "90", src, "-o", $0] }
+        let p = try open(try bytes(heic), name: "panorama.heic", maxPixels: 200_000)
+        #expect(p.info.width == 1200 && p.info.height == 100)
+        #expect(near(colour(try #require(try p.next()).frame), 200, 40, 40))
+    }
+
     /// The size an AVIF declares (its ispe box) is checked before libavif decodes anything.
     @Test func anAVIFDeclaringAHugeSizeIsRefused() throws {
         var data = try bytes(try Self.avif())
