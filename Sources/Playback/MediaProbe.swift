@@ -35,27 +35,28 @@ public enum MediaProbe {
     public static func run(_ bytes: [UInt8], budget: Budget = Budget()) -> Outcome {
         PlayerEngine.quietFFmpeg
         let work = Work(budget: budget)
+        // One per input, as one player has one: a damaged profile is warned about once.
+        let colour = PictureColour(displayProfile: nil, name: "input")
         // A JPEG still is libjpeg's before FFmpeg's in the player; the input byte count picks
         // the reduced size, so every scale factor is reached.
         if bytes.starts(with: [0xFF, 0xD8]) {
             let jpeg = JPEGStill(lowres: bytes.count % 4, maxPixels: budget.maxPixels)
             do throws(AVError) {
-                work.show(PictureColour(displayProfile: nil, name: "input").manage(try decode(jpeg, bytes)))
+                work.show(colour.manage(try decode(jpeg, bytes)))
             } catch { work.outcome.failure = error }
         }
         // As the player: what a picture decoder of our own takes never reaches FFmpeg.
-        if !pictures(bytes, work) { ffmpeg(bytes, work) }
+        if !pictures(bytes, work, colour) { ffmpeg(bytes, work, colour) }
         return work.outcome
     }
 
     /// The player's decoders outside FFmpeg (AVIF, HEIC, animated JPEG XL, SVG, animated
     /// WebP), as the player picks them by the first bytes, twice through as a loop plays; an
     /// SVG is drawn small and large, as a zoom draws it again. False when none took it.
-    private static func pictures(_ bytes: [UInt8], _ work: Work) -> Bool {
+    private static func pictures(_ bytes: [UInt8], _ work: Work, _ colour: PictureColour) -> Bool {
         var options = PlayerOptions()
         options.source.maxPixels = work.budget.maxPixels
         options.targetSize = bytes.count % 2 == 0 ? (96, 64) : (1000, 800)
-        let colour = PictureColour(displayProfile: nil, name: "input")
         do throws(AVError) {
             guard let picture = try PictureSources.open(bytes, name: "input.svgz", options: options, colour: colour) else {
                 return false
@@ -77,7 +78,7 @@ public enum MediaProbe {
     }
 
     /// Demuxes everything FFmpeg finds and decodes the best picture and sound streams.
-    private static func ffmpeg(_ bytes: [UInt8], _ work: Work) {
+    private static func ffmpeg(_ bytes: [UInt8], _ work: Work, _ colour: PictureColour) {
         var options = SourceOptions()
         options.maxPixels = work.budget.maxPixels
         options.networkTimeout = work.budget.seconds
@@ -111,7 +112,6 @@ public enum MediaProbe {
         let frame = Frame()
         // As the player's video thread: embedded profiles (PNG iCCP, JPEG APP2, WebP ICCP)
         // are read by lcms2 and the picture converted.
-        let colour = PictureColour(displayProfile: nil, name: "input")
         func drain(_ dec: Decoder) {
             while work.hasRoom, case .frame = dec.receive(into: frame) {
                 if dec === video {
