@@ -20,8 +20,13 @@ final class PictureColour {
 
     private let display: ColourProfile?
     private let name: String
-    /// The last source's bytes and its transform: an animation's frames share one profile.
-    private var cached: (icc: [UInt8], transform: ColourTransform?)?
+    /// What the last transform was made for: an animation's frames share one profile.
+    private enum Key: Equatable {
+        case sRGB
+        case icc([UInt8])
+        case profile(ObjectIdentifier)
+    }
+    private var cached: (key: Key, transform: ColourTransform?)?
     private var warned = false
 
     /// `displayProfile`: the display's ICC bytes, nil for an sRGB display; `name` is what the
@@ -62,11 +67,12 @@ final class PictureColour {
         switch source {
         case .sRGB:
             guard let display else { return nil }
-            return cachedTransform(key: []) { ColourProfile.sRGB().flatMap { ColourTransform(from: $0, to: display) } }
+            return cachedTransform(key: .sRGB) { ColourProfile.sRGB().flatMap { ColourTransform(from: $0, to: display) } }
         case .profile(let p):
-            return cachedTransform(key: nil) { PictureColour.join(p, display) }
+            // The source keeps its profile for its life, so its identity names it.
+            return cachedTransform(key: .profile(ObjectIdentifier(p))) { PictureColour.join(p, display) }
         case .icc(let bytes):
-            return cachedTransform(key: bytes) { [self] in
+            return cachedTransform(key: .icc(bytes)) { [self] in
                 guard let p = ColourProfile(icc: bytes) else {
                     warn("its colour profile is damaged; shown without colour conversion")
                     return nil
@@ -78,10 +84,10 @@ final class PictureColour {
         }
     }
 
-    private func cachedTransform(key: [UInt8]?, _ make: () -> ColourTransform?) -> ColourTransform? {
-        if let key, let c = cached, c.icc == key { return c.transform }
+    private func cachedTransform(key: Key, _ make: () -> ColourTransform?) -> ColourTransform? {
+        if let c = cached, c.key == key { return c.transform }
         let t = make()
-        if let key { cached = (key, t) }
+        cached = (key, t)
         return t
     }
 
