@@ -122,6 +122,18 @@ import TestSupport
         }
     }
 
+    /// An AVIF whose nclx box says Display P3 is converted to sRGB as lcms2 converts P3.
+    @Test func anAVIFInDisplayP3IsConverted() throws {
+        let src = try Fixtures.truecolourPNG("rgb(200,60,60)")
+        let avif = try Fixtures.tool("pf-p3.avif", "avifenc") { ["-l", "--cicp", "12/13/0", src, $0] }
+        let expected = try ColourProfiles.sRGB(of: 0xC83C3C, inProfile: try ColourProfiles.displayP3())
+        let p = try open(try bytes(avif), name: "p3.avif")
+        let c = colour(try #require(try p.next()).frame)
+        let (r, g, b) = (Double(expected >> 16 & 0xFF), Double(expected >> 8 & 0xFF), Double(expected & 0xFF))
+        #expect(abs(r - 200) + abs(g - 60) + abs(b - 60) > 10, "P3 must differ from sRGB here: \(expected)")
+        #expect(abs(c.r - r) <= 3 && abs(c.g - g) <= 3 && abs(c.b - b) <= 3, "got \(c), lcms2 says \(r), \(g), \(b)")
+    }
+
     /// The budget is on the area: a long panorama whose one side is longer than the square
     /// root of the budget still shows.
     @Test func aPanoramaWithinTheBudgetShows() throws {

@@ -21,6 +21,23 @@ public enum ColourProfiles {
         return path
     }
 
+    /// Display P3 (D65, the sRGB curve), as an AVIF or HEIC names it with nclx primaries 12.
+    public static func displayP3() throws -> String {
+        let path = Fixtures.directory + "/display-p3.icc"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
+                                        Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
+        var params: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+        guard let curve = cmsBuildParametricToneCurve(nil, 4, &params) else { throw FixtureError("lcms2 made no tone curve") }
+        defer { cmsFreeToneCurve(curve) }
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        guard let profile = cmsCreateRGBProfile(&white, &primaries, &curves) else { throw FixtureError("lcms2 made no profile") }
+        defer { cmsCloseProfile(profile) }
+        guard cmsSaveProfileToFile(profile, path) != 0 else { throw FixtureError("lcms2 could not save \(path)") }
+        return path
+    }
+
     /// Bytes that start like an ICC profile and are not one: a damaged profile.
     public static let damaged: [UInt8] = [0, 0, 0, 200] + Array("lcmsmntrRGB XYZ ".utf8) + [UInt8](repeating: 0x41, count: 180)
 
