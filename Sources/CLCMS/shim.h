@@ -8,8 +8,4 @@
 // import; this is the one the viewer's RGBA pictures use.
 static inline cmsUInt32Number mv_lcms_type_rgba_8(void) { return TYPE_RGBA_8; }
 
-// Silences lcms2's error handler (it would print nothing by default, but a plug-in or an
-// older build may): a damaged profile is reported once by the viewer in its own words.
-static inline void mv_lcms_quiet(void) { cmsSetLogErrorHandler(NULL); }
-
 #endif

@@ -11,7 +11,6 @@ final class ColourProfile {
 
     /// The profile in `icc`; nil when lcms2 cannot read it (a damaged or truncated profile).
     convenience init?(icc: [UInt8]) {
-        mv_lcms_quiet()
         guard !icc.isEmpty, icc.count <= ColourProfile.largestICC,
               let h = icc.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) })
         else { return nil }
@@ -64,7 +63,6 @@ final class ColourTransform {
 
     /// Nil when lcms2 cannot join the two (a profile without the tags a conversion needs).
     init?(from source: ColourProfile, to target: ColourProfile) {
-        mv_lcms_quiet()
         let format = mv_lcms_type_rgba_8()
         guard let h = cmsCreateTransform(source.handle, format, target.handle, format,
                                          cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))
