@@ -25,7 +25,16 @@ let package = Package(
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libexif for the date a photo was taken and its camera facts.
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif"]),
+        // Pictures FFmpeg 5.1 cannot open or animate: AVIF, HEIC, animated JPEG XL, SVG drawn at
+        // the size shown; and Little CMS to show them (and every other still) in the display's colours.
+        // The modulemaps link them: libavif's and libjxl's .pc files add -D flags, and librsvg's -pthread.
+        .systemLibrary(name: "CAVIF", path: "Sources/CAVIF"),
+        .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
+        .systemLibrary(name: "CJXL", path: "Sources/CJXL"),
+        .systemLibrary(name: "CRSVG", path: "Sources/CRSVG"),
+        .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
@@ -39,7 +48,8 @@ let package = Package(
         // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
-        .target(name: "TestSupport", dependencies: ["CX11", "Windowing"], path: "Tests/TestSupport"),
+        // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
+        .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"]),

@@ -76,6 +76,8 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
     if (setjmp(d->err.jump)) return CJPEG_FAILED;
     struct jpeg_decompress_struct *c = &d->cinfo;
     jpeg_mem_src(c, data, (unsigned long)size);
+    // APP2 holds an ICC profile in chunks; libjpeg drops markers it is not asked to keep.
+    jpeg_save_markers(c, JPEG_APP0 + 2, 0xFFFF);
     if (jpeg_read_header(c, TRUE) != JPEG_HEADER_OK) {
         // Only tables, no picture (an abbreviated stream).
         snprintf(d->err.message, sizeof d->err.message, "no picture in the JPEG data");
@@ -112,6 +114,17 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
     info->width = (int)c->output_width;
     info->height = (int)c->output_height;
     return CJPEG_OK;
+}
+
+uint8_t *cjpeg_icc_profile(cjpeg_decoder *d, unsigned int *length) {
+    *length = 0;
+    if (setjmp(d->err.jump)) return NULL;
+    JOCTET *icc = NULL;
+    if (!jpeg_read_icc_profile(&d->cinfo, &icc, length)) {
+        *length = 0;
+        return NULL;
+    }
+    return icc;
 }
 
 cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride) {

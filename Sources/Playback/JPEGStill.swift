@@ -1,5 +1,6 @@
 import CFFmpeg
 import CJPEG
+import Glibc
 
 /// Decodes a JPEG still with libjpeg-turbo, already scaled down in the DCT domain.
 ///
@@ -89,6 +90,13 @@ struct JPEGStill {
             throw AVError(message: "libjpeg: picture is \(info.image_width)x\(info.image_height), over the limit of "
                           + "\(maxPixels) pixels (raise it with --max-pixels)")
         }
+        // libjpeg gives the profile only between the header and the end of decoding.
+        var icc: [UInt8]?
+        var iccLength: UInt32 = 0
+        if let bytes = cjpeg_icc_profile(d, &iccLength) {
+            icc = Array(UnsafeBufferPointer(start: bytes, count: Int(iccLength)))
+            free(bytes)
+        }
         let frame = Frame()
         let f = frame.raw
         f.pointee.format = AV_PIX_FMT_BGR0.rawValue
@@ -111,6 +119,10 @@ struct JPEGStill {
         }
         f.pointee.key_frame = 1
         f.pointee.pict_type = AV_PICTURE_TYPE_I
+        // The colour profile goes where FFmpeg's decoder puts it, for colour management.
+        if let icc, !icc.isEmpty, let sd = av_frame_new_side_data(f, AV_FRAME_DATA_ICC_PROFILE, icc.count) {
+            sd.pointee.data.update(from: icc, count: icc.count)
+        }
         return frame
     }
 }

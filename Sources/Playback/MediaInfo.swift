@@ -52,6 +52,9 @@ public struct MediaInfo: Sendable, Equatable {
     }
     /// The container's chapters, in order of their start.
     public var chapters: [Chapter] = []
+    /// Drawn from vectors (SVG): `width` x `height` is its natural size, and it is drawn
+    /// anew, sharp, at whatever size it is shown (`PlayerOptions.targetSize`).
+    public var isScalable = false
 
     /// Whether it has a timeline a person can play, pause and seek.
     public var isPlayable: Bool { kind == .video || kind == .audio }
@@ -87,6 +90,10 @@ public struct PlayerOptions: Sendable {
     public var mediaName = "media"
     /// The area the picture will be shown in, if known: a still much larger than it is
     /// decoded at reduced resolution (JPEG's `lowres`), which is several times faster.
+    /// A vector picture (SVG) is drawn to fit it exactly.
     public var targetSize: (width: Int, height: Int)?
+    /// The display's ICC colour profile (as published on the X root window), which
+    /// pictures are converted to; nil: the display is taken to be sRGB.
+    public var displayProfile: [UInt8]?
     public init() {}
 }

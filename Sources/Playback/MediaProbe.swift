@@ -2,8 +2,8 @@ import CFFmpeg
 import FoundationEssentials
 
 /// Runs bytes held in memory through the code every opened file and URL goes through —
-/// FFmpeg's demuxers over our AVIO, the decoders, the resampler, the scaler, libjpeg-turbo
-/// and libwebp — as fast as they decode and within a work budget, and says what came out.
+/// FFmpeg's demuxers over our AVIO, the decoders, the resampler, the scaler, libjpeg-turbo,
+/// libwebp, libavif, libheif, libjxl, librsvg and lcms2 — as fast as they decode and within a work budget, and says what came out.
 ///
 /// Whatever a user opens reaches these paths, so they must refuse or survive any bytes.
 /// This is how the media fuzzer (`make fuzz-media`) and the replay of its corpus in
@@ -35,22 +35,38 @@ public enum MediaProbe {
     public static func run(_ bytes: [UInt8], budget: Budget = Budget()) -> Outcome {
         PlayerEngine.quietFFmpeg
         let work = Work(budget: budget)
+        // One per input, as one player has one: a damaged profile is warned about once.
+        let colour = PictureColour(displayProfile: nil, name: "input")
         // A JPEG still is libjpeg's before FFmpeg's in the player; the input byte count picks
         // the reduced size, so every scale factor is reached.
         if bytes.starts(with: [0xFF, 0xD8]) {
             let jpeg = JPEGStill(lowres: bytes.count % 4, maxPixels: budget.maxPixels)
             do throws(AVError) {
-                work.show(try decode(jpeg, bytes))
+                work.show(colour.manage(try decode(jpeg, bytes)))
             } catch { work.outcome.failure = error }
         }
-        if WebPAnimation.isAnimated(bytes) {
-            do throws(AVError) {
-                let anim = try WebPAnimation(bytes: Data(bytes), name: "input", maxPixels: budget.maxPixels)
-                while work.hasRoom, let f = anim.next() { work.show(f.frame) }
-            } catch { work.outcome.failure = error }
-        }
-        ffmpeg(bytes, work)
+        // As the player: what a picture decoder of our own takes never reaches FFmpeg.
+        if !pictures(bytes, work, colour) { ffmpeg(bytes, work, colour) }
         return work.outcome
+    }
+
+    /// The player's decoders outside FFmpeg (AVIF, HEIC, animated JPEG XL, SVG, animated
+    /// WebP), as the player picks them by the first bytes, twice through as a loop plays; an
+    /// SVG is drawn small and large, as a zoom draws it again. False when none took it.
+    private static func pictures(_ bytes: [UInt8], _ work: Work, _ colour: PictureColour) -> Bool {
+        var options = PlayerOptions()
+        options.source.maxPixels = work.budget.maxPixels
+        options.targetSize = bytes.count % 2 == 0 ? (96, 64) : (1000, 800)
+        do throws(AVError) {
+            guard let picture = try PictureSources.open(bytes, name: "input.svgz", options: options, colour: colour) else {
+                return false
+            }
+            for _ in 0..<2 {
+                while work.hasRoom, let f = try picture.next() { work.show(f.frame) }
+                picture.rewind()
+            }
+        } catch { work.outcome.failure = error }
+        return true
     }
 
     private static func decode(_ jpeg: JPEGStill, _ bytes: [UInt8]) throws(AVError) -> Frame {
@@ -62,7 +78,7 @@ public enum MediaProbe {
     }
 
     /// Demuxes everything FFmpeg finds and decodes the best picture and sound streams.
-    private static func ffmpeg(_ bytes: [UInt8], _ work: Work) {
+    private static func ffmpeg(_ bytes: [UInt8], _ work: Work, _ colour: PictureColour) {
         var options = SourceOptions()
         options.maxPixels = work.budget.maxPixels
         options.networkTimeout = work.budget.seconds
@@ -94,10 +110,12 @@ public enum MediaProbe {
         let resampler = (1...384_000).contains(rate) ? Resampler(outRate: rate, outChannels: channels) : nil
         let packet = Packet()
         let frame = Frame()
+        // As the player's video thread: embedded profiles (PNG iCCP, JPEG APP2, WebP ICCP)
+        // are read by lcms2 and the picture converted.
         func drain(_ dec: Decoder) {
             while work.hasRoom, case .frame = dec.receive(into: frame) {
                 if dec === video {
-                    work.show(frame)
+                    work.show(colour.manage(frame))
                 } else {
                     _ = resampler?.convert(frame)
                     work.outcome.frames += 1

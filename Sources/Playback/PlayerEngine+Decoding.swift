@@ -12,11 +12,14 @@ extension PlayerEngine {
     /// Decodes video packets into frames for the main thread; a JPEG still goes through
     /// `jpeg` (libjpeg-turbo) when given, and on to FFmpeg only if libjpeg declines it.
     /// `kind`: a still or an animation with nothing to show fails the item (`PictureCheck`).
-    func videoDecodeMain(_ decoder: Decoder, rotation: Int, kind: MediaInfo.Kind, jpeg: JPEGStill? = nil) {
+    /// `colour`: pictures are converted from their embedded profile to the display's.
+    func videoDecodeMain(_ decoder: Decoder, rotation: Int, kind: MediaInfo.Kind, jpeg: JPEGStill? = nil,
+                         colour: PictureColour? = nil) {
         var frame = Frame()
         var check = PictureCheck(name: Demuxer.displayName(url), still: kind == .image)
-        func hand(_ picture: Frame, _ s: Int) -> Bool {
-            check.shown(picture, in: s)
+        func hand(_ decoded: Frame, _ s: Int) -> Bool {
+            check.shown(decoded, in: s)
+            let picture = colour?.manage(decoded) ?? decoded
             let f = picture.raw
             let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? 0
             let dur = decoder.seconds(f.pointee.pkt_duration) ?? 0

@@ -9,14 +9,21 @@ extension PlayerEngine {
     /// Opens the source, describes it, starts the decode threads, then reads packets until
     /// closed, honouring seeks and idling at the end of the file.
     func demuxMain() {
+        let colour = PictureColour(displayProfile: options.displayProfile, name: Demuxer.displayName(url))
+        var memory: MemoryIO?
         do {
-            if let anim = try WebPAnimation.openIfAnimated(url, maxPixels: options.source.maxPixels) {
-                animationMain(anim)
+            if let picture = try PictureSources.open(file: url, options: options, colour: colour) {
+                pictureMain(picture)
                 return
             }
-            if let anim = try webAnimatedWebP() {
-                animationMain(anim)
+            switch try webPicture(colour: colour) {
+            case .picture(let picture):
+                pictureMain(picture)
                 return
+            case .bytes(let io):
+                memory = io
+            case .none:
+                break
             }
         } catch {
             fail(error)
@@ -24,7 +31,7 @@ extension PlayerEngine {
         }
         let d: Demuxer
         do {
-            d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt)
+            d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt, io: memory)
         } catch {
             fail(error)
             return
@@ -61,7 +68,13 @@ extension PlayerEngine {
             let rotation = streams.info.rotation
             let kind = streams.info.kind
             let jpeg = JPEGStill(kind: streams.info.kind, decoder: vd, maxPixels: options.source.maxPixels)
-            spawn(name: "mv-video") { [self] in videoDecodeMain(vd, rotation: rotation, kind: kind, jpeg: jpeg) }
+            // Pictures are colour managed; video colours are the video pipeline's. The video
+            // thread gets a manager of its own (it keeps the transform it last made).
+            let managed = kind == .image || kind == .animated
+            spawn(name: "mv-video") { [self] in
+                let colour = managed ? PictureColour(displayProfile: options.displayProfile, name: Demuxer.displayName(url)) : nil
+                videoDecodeMain(vd, rotation: rotation, kind: kind, jpeg: jpeg, colour: colour)
+            }
         }
         if let ad = audioDecoder {
             spawn(name: "mv-audio") { [self] in audioDecodeMain(ad) }
@@ -105,20 +118,6 @@ extension PlayerEngine {
             }
         }
         return nil
-    }
-
-    /// A WebP from the web, fetched whole into the disk cache first: FFmpeg 5.1 cannot
-    /// decode an animated one and libwebp wants the whole file, which a picture needs before
-    /// it shows anyway. Nil when it is not an animated WebP (or there is no cache): the
-    /// demuxer then opens it as usual, from the cached copy without a second download.
-    private func webAnimatedWebP() throws(AVError) -> WebPAnimation? {
-        guard SourceOptions.isNetwork(url), options.source.cache != nil else { return nil }
-        let path = url.split(separator: "?", maxSplits: 1)[0].split(separator: "#", maxSplits: 1)[0]
-        guard path.lowercased().hasSuffix(".webp") else { return nil }
-        // close() cancels it through the same interrupt as an open.
-        let file = try Downloader.run(url: url, options: options.source, interrupt: openInterrupt).get()
-        return try WebPAnimation.openIfAnimated("file:" + file, name: Demuxer.displayName(url),
-                                                maxPixels: options.source.maxPixels)
     }
 
     /// How many halvings a still can lose and still cover `options.targetSize` when fitted:
@@ -187,40 +186,6 @@ extension PlayerEngine {
         }
     }
 
-    /// Plays an animated WebP through libwebp: frames go to the same queue a video
-    /// decoder fills; a seek (the viewer's loop) starts it over.
-    private func animationMain(_ anim: WebPAnimation) {
-        let info = MediaInfo(kind: .animated, duration: nil, width: anim.width, height: anim.height, hasAudio: false,
-                             hasCoverArt: false, formatName: "webp", videoCodec: "webp (libwebp)", audioCodec: nil,
-                             title: nil, artist: nil, rotation: 0)
-        shared.withLock {
-            $0.phase = .ready(info)
-            $0.audioEnded = .absent
-        }
-        bufferedPermille.store(1000, ordering: .relaxed)
-        wake()
-        var current = serial.load(ordering: .relaxed)
-        while !aborted.load(ordering: .relaxed) {
-            if shared.withLock({ s -> Bool in defer { s.pendingSeek = nil }; return s.pendingSeek != nil }) {
-                anim.rewind()
-                current = serial.load(ordering: .relaxed)
-            }
-            if let f = anim.next() {
-                let vf = VideoFrame(frame: f.frame, pts: f.pts, duration: f.duration, serial: current, rotation: 0)
-                if !frames.push(.frame(vf)) { return }
-                wake()
-                continue
-            }
-            frames.pushForced(.end(current))
-            wake()
-            demuxIdle.lock()
-            while shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
-                demuxIdle.wait(seconds: 0.5)
-            }
-            demuxIdle.unlock()
-        }
-    }
-
     private func endStreams(_ s: Int) {
         videoPackets.pushForced(.end(s))
         audioPackets.pushForced(.end(s))
@@ -236,7 +201,7 @@ extension PlayerEngine {
         }
     }
 
-    private func fail(_ error: AVError) {
+    func fail(_ error: AVError) {
         shared.withLock { $0.phase = .failed(error) }
         wake()
     }

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// FFmpeg 5.1 cannot decode animated WebP; this gives the player the same kind of frames
 /// (RGBA AVFrames with timestamps) so everything after the decoder stays the same.
-final class WebPAnimation {
+final class WebPAnimation: PictureSource {
     private let data: UnsafeMutableRawPointer
     private let size: Int
     private let decoder: OpaquePointer
@@ -19,22 +19,6 @@ final class WebPAnimation {
     private var lastTimestamp: Int32 = 0
     /// Seconds at which the next frame starts on our timeline, after the delay clamp.
     private var clock: Double = 0
-
-    /// Opens `path` if it is an animated WebP (several frames); nil for anything else, so
-    /// the caller goes on with FFmpeg.
-    /// `name` is what messages call it (the web address of a downloaded file).
-    static func openIfAnimated(_ url: String, name: String? = nil, maxPixels: Int) throws(AVError) -> WebPAnimation? {
-        guard url.hasPrefix("file:") else { return nil }
-        let path = String(url.dropFirst(5))
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var head = [UInt8](repeating: 0, count: 21)
-        let got = read(fd, &head, 21)
-        close(fd)
-        guard got == 21, isAnimated(head) else { return nil }
-        guard let all = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
-        return try WebPAnimation(bytes: all, name: name ?? Demuxer.displayName(path), maxPixels: maxPixels)
-    }
 
     /// Whether a file starting with `head` is an animated WebP: RIFF....WEBPVP8X with the
     /// animation flag (bit 1 of the first flags byte).
@@ -107,6 +91,11 @@ final class WebPAnimation {
         let pts = clock
         clock += duration
         return (frame, pts, duration)
+    }
+
+    /// An animation that loops, at its canvas size.
+    var info: MediaInfo {
+        MediaInfo.picture(kind: .animated, width: width, height: height, format: "webp", codec: "webp (libwebp)")
     }
 
     /// Back to the first frame (a loop).

@@ -207,6 +207,7 @@ public final class MediaQueue {
         let loop = s.loop
         v.wake = { loop.wake() }
         v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
+        v.settings.playerOptions.displayProfile = s.display.colourProfile
         v.prepare()
     }
 

@@ -15,6 +15,8 @@ struct DetailPicture {
     var wanted = false
     /// Tried once: a file gone or damaged since keeps its small picture, quietly.
     var tried = false
+    /// A vector picture (SVG) is drawn anew at the size it is shown: the size wanted next.
+    var wantedSize: (width: Int, height: Int)?
 
     /// Lets go of the full-size decode and its picture (~4 bytes a pixel).
     mutating func drop(keepTried: Bool) {
@@ -28,6 +30,7 @@ extension MediaSession {
     /// enlarged and a full-size one exists; otherwise `frame`, noting the wish for one.
     func sharperPicture(than shown: VideoFrame, shownAs rect: Rect) -> VideoFrame {
         guard shown === frame, let info, info.kind == .image else { return shown }
+        if info.isScalable { return redrawnPicture(than: shown, shownAs: rect) }
         let (w, h) = shown.displaySize
         let decoded = Double(w * h), area = Double(rect.width * rect.height)
         guard area > decoded * 1.1, Double(info.width * info.height) > decoded * 1.1 else { return shown }
@@ -39,6 +42,7 @@ extension MediaSession {
     /// Starts the full-size decode when one is wanted and takes its picture when it comes;
     /// true when there is a sharper picture to draw.
     func tickDetail() -> Bool {
+        if info?.isScalable == true { return tickRedraw() }
         if detail.wanted, !detail.tried, detail.player == nil, let url = view.content.url {
             detail.tried = true
             if case .success(let resolved) = MediaView.resolve(url) {
@@ -54,6 +58,48 @@ extension MediaSession {
         if case .failed = dp.phase {
             // The small picture stays; a second failure message would only confuse.
             detail.drop(keepTried: true)
+            return false
+        }
+        guard case .show(let f) = dp.nextFrame() else { return false }
+        detail.frame = f
+        dp.close()
+        detail.player = nil
+        return true
+    }
+}
+
+/// Vector pictures (SVG) drawn again, sharp, at the size they are shown.
+extension MediaSession {
+    /// The sharpest drawing there is for `rect`; asks for a new one when it is more than a
+    /// tenth smaller than the picture on screen (a zoom, 1:1, a larger window).
+    private func redrawnPicture(than shown: VideoFrame, shownAs rect: Rect) -> VideoFrame {
+        let best = detail.frame.map { $0.width >= shown.width ? $0 : shown } ?? shown
+        var (w, h) = (rect.width, rect.height)
+        if transform.rotation % 180 != 0 { swap(&w, &h) }
+        if Double(w) > Double(best.width) * 1.1 || Double(h) > Double(best.height) * 1.1 {
+            detail.wantedSize = (w, h)
+        }
+        return best
+    }
+
+    /// Starts a drawing at the wanted size when none is under way, and takes the one that
+    /// came; true when there is a sharper picture to draw.
+    private func tickRedraw() -> Bool {
+        if let size = detail.wantedSize, detail.player == nil, !detail.tried, let url = view.content.url,
+           case .success(let resolved) = MediaView.resolve(url) {
+            detail.wantedSize = nil
+            var o = view.openingOptions(url: url, resolved: resolved)
+            o.targetSize = size
+            o.audio = false
+            let w = wake
+            detail.player = Player(url: resolved, options: o, wake: { w() })
+        }
+        guard let dp = detail.player else { return false }
+        if case .failed = dp.phase {
+            // The drawing on screen stays; one that failed at this size would fail again.
+            detail.player?.close()
+            detail.player = nil
+            detail.tried = true
             return false
         }
         guard case .show(let f) = dp.nextFrame() else { return false }

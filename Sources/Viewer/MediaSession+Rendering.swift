@@ -74,7 +74,10 @@ extension MediaSession {
         var (w, h) = f.displaySize
         // A still decoded at a reduced size still has its real size: 1:1 and zoom count
         // its pixels, not the decoded ones.
-        if let info, info.kind == .image, info.width > w, w > 0 {
+        if let info, info.isScalable, info.width > 0, info.height > 0 {
+            // A drawing's pixels say nothing of its size: 1:1 and zoom count its natural size.
+            (w, h) = (info.width, info.height)
+        } else if let info, info.kind == .image, info.width > w, w > 0 {
             let factor = Double(info.width) / Double(w)
             (w, h) = (info.width, Int((Double(h) * factor).rounded()))
         }

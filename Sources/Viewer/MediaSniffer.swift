@@ -11,7 +11,7 @@ public enum MediaSniffer {
     public static let mediaExtensions: Set<String> = [
         // Pictures.
         "jpg", "jpeg", "jpe", "jfif", "png", "apng", "gif", "webp", "bmp", "tif", "tiff", "tga", "ppm",
-        "pgm", "pbm", "pnm", "qoi", "ico", "exr", "dds", "pcx",
+        "pgm", "pbm", "pnm", "qoi", "ico", "exr", "dds", "pcx", "avif", "heic", "heif", "jxl", "svg", "svgz",
         // Video.
         "mp4", "m4v", "mkv", "webm", "mov", "avi", "wmv", "flv", "mpg", "mpeg", "ts", "m2ts", "mts", "3gp",
         "ogv", "vob", "asf",
@@ -53,7 +53,8 @@ public enum MediaSniffer {
     }
 
     /// True for the signatures of JPEG, PNG, GIF, WebP/AVI/WAV (RIFF), TIFF, BMP, ISO
-    /// media (MP4, MOV, M4A), Matroska/WebM, Ogg, FLAC and MP3 (ID3 or a frame sync).
+    /// media (MP4, MOV, M4A, and AVIF and HEIC pictures), JPEG XL, Matroska/WebM, Ogg, FLAC
+    /// and MP3 (ID3 or a frame sync).
     public static func looksLikeMedia(_ b: [UInt8]) -> Bool {
         func starts(_ s: [UInt8], at offset: Int = 0) -> Bool {
             b.count >= offset + s.count && Array(b[offset..<offset + s.count]) == s
@@ -62,6 +63,7 @@ public enum MediaSniffer {
         if starts(Array("RIFF".utf8)) || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return true }
         if starts(Array("BM".utf8)) && b.count >= 14 { return true }
         if starts(Array("ftyp".utf8), at: 4) || starts([0x1A, 0x45, 0xDF, 0xA3]) { return true }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return true }
         if starts(Array("OggS".utf8)) || starts(Array("fLaC".utf8)) || starts(Array("ID3".utf8)) { return true }
         if b.count >= 2, b[0] == 0xFF, b[1] & 0xE0 == 0xE0 { return true }
         return false

@@ -108,7 +108,7 @@ extension MediaView {
     nonisolated static func guessKind(_ url: String) -> MediaKind {
         let ext = (url.split(separator: "?").first.map(String.init) ?? url).split(separator: ".").last?.lowercased() ?? ""
         switch ext {
-        case "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff": return .image
+        case "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl", "svg", "svgz": return .image
         case "gif", "apng": return .gif
         case "mp3", "m4a", "aac", "flac", "ogg", "oga", "opus", "wav": return .audio
         default: return .video

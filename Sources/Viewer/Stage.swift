@@ -132,6 +132,7 @@ final class Stage {
         let l = loop
         v.wake = { l.wake() }
         v.settings.playerOptions.targetSize = (window.width, window.height)
+        v.settings.playerOptions.displayProfile = display.colourProfile
         v.prepare()
         v.session?.firstShownAt = MonotonicClock.seconds()
         v.session?.setLowPower(isMinimized)

@@ -139,6 +139,10 @@ public final class XDisplay {
     /// looked up once, since it is asked on every configure event.
     public private(set) lazy var hasWindowManager: Bool = checkWindowManager()
 
+    /// The display's ICC colour profile, as colord or xiccd publish it on the root window
+    /// (`_ICC_PROFILE`); nil when none is set. Read once, on first use.
+    public private(set) lazy var colourProfile: [UInt8]? = readColourProfile()
+
     private func checkWindowManager() -> Bool {
         guard let data = windowProperty(root, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW), let w = data.first else {
             return false

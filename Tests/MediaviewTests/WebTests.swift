@@ -166,6 +166,43 @@ extension MediaviewProgram {
                     "the WebP was not kept in the cache")
         }
 
+        /// With `--no-cache` an animated WebP from the web still animates: it is fetched
+        /// whole into memory, not into the disk cache.
+        @Test func animatedWebPFromTheWebAnimatesWithoutTheCache() throws {
+            let (url, _) = try serve(try redBlueAnimatedWebP())
+            let dir = try Scratch.directory("webpnocache")
+            let home = dir + "/home"
+            let p = try Run.start(Run.mediaview, ["--windowed", "--geometry", "320x240+0+0", "--no-cache",
+                                                  "--events", dir + "/events.jsonl", url],
+                                  environment: Run.environment(["XDG_CACHE_HOME": home]))
+            defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+            let seen = try coloursSeenAtCentre(seconds: 6)
+            #expect(seen == ["red", "blue"], "both frames showed: \(seen)")
+            let loaded = try Events.read(dir + "/events.jsonl").first { $0["event"] as? String == "loaded" }
+            #expect(loaded?["kind"] as? String == "animated", "\(String(describing: loaded))")
+            #expect(!FileManager.default.fileExists(atPath: home + "/mediaview"), "something was written to the disk cache")
+        }
+
+        /// AVIF, HEIC and SVG from the web show as the files do (fetched whole, then decoded
+        /// by their own libraries).
+        @Test func stillFormatsFromTheWebShow() throws {
+            let red = try Fixtures.truecolourPNG("rgb(200,40,40)")
+            let avif = try Fixtures.tool("web-red.avif", "avifenc") { [red, $0] }
+            let heic = try Fixtures.tool("web-red.heic", "heif-enc") { ["-q", "90", red, "-o", $0] }
+            let svg = try Fixtures.bytes("web-red.svg", Data(
+                #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"><rect width="4" height="3" fill="rgb(200,40,40)"/></svg>"#.utf8))
+            let probe = try ScreenProbe()
+            for media in [avif, heic, svg] {
+                let (url, _) = try serve(media)
+                let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--no-cache", "--autoexit",
+                                        "--image-duration", "1", url])
+                let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+                #expect(window.waitFor(probe) { $0.matches(160, 120, 0xC82828, tolerance: 12) } != nil,
+                        "\(media) from the web never showed; stderr: \(run.stderr)")
+                #expect(run.finish(timeout: 10)?.status == 0)
+            }
+        }
+
         /// A cache directory that cannot be used: everything still plays, one warning.
         @Test func brokenCacheDirectoryWarnsOnceAndPlays() throws {
             let dir = try Scratch.directory("brokencache")

@@ -99,6 +99,30 @@ public enum Fixtures {
         return try make(name, args)
     }
 
+    /// Makes `name` with another of Debian's tools (avifenc, heif-enc, cjxl, convert):
+    /// `args(path)` are its arguments for writing `path`. Made once per run, like the rest.
+    public static func tool(_ name: String, _ tool: String, _ args: (String) -> [String]) throws -> String {
+        lock.lock(); defer { lock.unlock() }
+        let path = directory + "/" + name
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let tmp = directory + "/.tmp-\(getpid())-" + name
+        let r = try Run.process(tool, args(tmp), timeout: 120)
+        guard r.status == 0, FileManager.default.fileExists(atPath: tmp) else {
+            throw FixtureError("\(tool) failed for \(name): \(r.stderr)")
+        }
+        guard rename(tmp, path) == 0 else { throw FixtureError("cannot rename fixture \(name)") }
+        return path
+    }
+
+    /// A solid `color` PNG with 8-bit RGB samples (heif-enc misreads palette PNGs), the
+    /// source the still-format fixtures are encoded from.
+    public static func truecolourPNG(_ color: String, width: Int = 128, height: Int = 96) throws -> String {
+        let safe = color.filter { $0.isLetter || $0.isNumber }
+        return try tool("src-\(safe)-\(width)x\(height).png", "convert") { out in
+            ["-size", "\(width)x\(height)", "xc:\(color)", "PNG24:" + out]
+        }
+    }
+
     /// A file holding exactly these bytes.
     public static func bytes(_ name: String, _ data: Data) throws -> String {
         let path = directory + "/" + name

@@ -129,3 +129,21 @@ public struct Image: Sendable {
         return Double(n) / Double(w * h)
     }
 }
+
+/// The display's colour profile as a colour daemon publishes it.
+extension ScreenProbe {
+    /// Sets `_ICC_PROFILE` on the root window to `icc`, or removes it when nil (a test
+    /// that sets it must remove it: the screen is shared by the tests that follow).
+    public func setDisplayProfile(_ icc: [UInt8]?) {
+        let root = cx11_root_window(display, cx11_default_screen(display))
+        let atom = XInternAtom(display, "_ICC_PROFILE", 0)
+        if let icc {
+            icc.withUnsafeBufferPointer { b in
+                _ = XChangeProperty(display, root, atom, XA_CARDINAL, 8, PropModeReplace, b.baseAddress, Int32(b.count))
+            }
+        } else {
+            XDeleteProperty(display, root, atom)
+        }
+        XSync(display, 0)
+    }
+}

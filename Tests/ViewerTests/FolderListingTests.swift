@@ -41,6 +41,23 @@ import TestSupport
         #expect(r.problems.isEmpty)
     }
 
+    /// The modern still formats join a folder's queue by extension, and AVIF, HEIC and
+    /// JPEG XL files without one by their first bytes.
+    @Test func modernStillsAreMedia() throws {
+        let avif = Data([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [UInt8](repeating: 0, count: 12))
+        let heic = Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 12))
+        let jxl = Data([0xFF, 0x0A] + [UInt8](repeating: 0, count: 14))
+        let jxlBox = Data([0, 0, 0, 0x0C] + Array("JXL ".utf8) + [0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 8))
+        let dir = try Self.folder([
+            "a.avif": avif, "b.heic": heic, "c.heif": heic, "d.jxl": jxl, "e.svg": Data("<svg/>".utf8),
+            "f.svgz": Data([0x1F, 0x8B, 0, 0]), "g-avif": avif, "h-heic": heic, "i-jxl": jxl, "j-jxl": jxlBox,
+        ])
+        let r = FolderListing().list(folder: dir)
+        #expect(Self.names(r, in: dir) == ["a.avif", "b.heic", "c.heif", "d.jxl", "e.svg", "f.svgz", "g-avif",
+                                           "h-heic", "i-jxl", "j-jxl"])
+        #expect(r.skippedOther == 0)
+    }
+
     @Test func recursiveVisitsASymlinkLoopOnce() throws {
         let dir = try Self.folder(["a/x.png": Self.png, "a b/y.png": Self.png, "top.png": Self.png,
                                    "a/deeper/z.png": Self.png])

@@ -49,6 +49,10 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
 // as CJPEG_TRUNCATED, so the caller can refuse to show it as whole.
 cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride);
 
+// The colour profile embedded in APP2 markers, reassembled (malloc'd; the caller frees it),
+// or NULL when there is none; read after cjpeg_read_header, for colour management.
+uint8_t *cjpeg_icc_profile(cjpeg_decoder *d, unsigned int *length);
+
 // libjpeg's own one-line reason for the last failure, for the error Swift throws.
 const char *cjpeg_message(const cjpeg_decoder *d);
 
