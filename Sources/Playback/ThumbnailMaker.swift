@@ -21,9 +21,14 @@ public enum ThumbnailMaker {
     /// kept (never enlarged), as straight-alpha RGBA.
     public static func make(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure) -> StillDecoder.RGBA {
         if isJPEGFile(path), let p = try? jpeg(path: path, size: size, maxPixels: maxPixels) { return p }
-        // FFmpeg 5.1 cannot decode animated WebP; libwebp's animation decoder can.
-        if let animation = try? WebPAnimation.openIfAnimated("file:" + path, maxPixels: maxPixels), let first = animation.next(),
-           let p = try? fit(first.frame, size: size) {
+        // The pictures FFmpeg cannot decode well (AVIF, HEIC, animated JPEG XL and WebP, SVG)
+        // go through the player's own decoders: their first frame, an SVG drawn at the cell's size.
+        var picture = PlayerOptions()
+        picture.source.maxPixels = maxPixels
+        picture.targetSize = (size, size)
+        if let source = try? PictureSources.open(file: "file:" + path, options: picture,
+                                                 colour: PictureColour(displayProfile: nil, name: Demuxer.displayName(path))),
+           let first = try? source.next(), let p = try? fit(first.frame, size: size) {
             return p
         }
         var options = SourceOptions()

@@ -138,9 +138,12 @@ extension MediaviewProgram {
         /// the rest of the folder has become queue items.
         @Test func aHundredThousandFilesAreListedAsAStream() throws {
             let dir = try Scratch.directory("huge")
-            let red = try Fixtures.solidImage("red", width: 64, height: 48)
-            let blue = try Fixtures.solidImage("blue", width: 64, height: 48)
-            // A file system allows some 65,000 links to one file: two sources.
+            // Copies of their own to link to: the shared fixtures may already carry other
+            // tests' links, and a file system allows some 65,000 links to one file (so two sources).
+            let sources = try Scratch.directory("huge-sources")
+            let red = sources + "/red.png", blue = sources + "/blue.png"
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 64, height: 48), toPath: red)
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("blue", width: 64, height: 48), toPath: blue)
             for i in 0..<100_000 {
                 hardLink(i < 50_000 ? red : blue, dir + "/p\(i).png")
             }
