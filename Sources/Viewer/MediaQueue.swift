@@ -225,6 +225,7 @@ public final class MediaQueue {
         case .quit: quit()
         case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
+        case .speed(let change): changeSpeed(change)
         default: break
         }
     }
