@@ -183,7 +183,9 @@ final class PlayerEngine: @unchecked Sendable {
         if let d = info?.duration { target = min(target, max(0, d - 0.05)) }
         let s = serial.add(1, ordering: .relaxed).newValue
         shared.withLock {
-            $0.pendingSeek = target
+            // A step back from a keyframe needs the keyframe before it, so the demuxer goes
+            // to just before the frame on screen.
+            $0.pendingSeek = start == .before ? max(0, target - 0.001) : target
             $0.exactSeek = start.map { ExactStart(serial: s, time: target, frame: $0) }
             $0.step.forwardPending = false
             // A stream that is not played at all stays so across a seek: no thread would
