@@ -168,7 +168,10 @@ public final class Scaler {
         out.pointee.format = (geometry.map { Scaler.outputFormat($0.colour) } ?? AV_PIX_FMT_BGR0).rawValue
         _ = sws_scale_frame(sws, out, f)
         // HDR is scaled into the same memory with 10 bits a channel and mapped to SDR in place.
-        if let hdr { ToneMap.map(for: hdr).apply(dst, stride: stride, width: width, height: height) }
+        if let hdr {
+            ToneMap.map(for: hdr).apply(dst, stride: stride, width: width, height: height,
+                                        bands: Scaler.threads(forOutput: width * height))
+        }
     }
 
     /// What swscale writes: the window's BGRX, or for HDR 10-bit RGB the tone map reads.
