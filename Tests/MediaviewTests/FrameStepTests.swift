@@ -10,15 +10,16 @@ extension MediaviewProgram {
 
         /// 6 s at 10 frames a second whose every frame has the next colour of `cycle`, with
         /// a keyframe only every 30 frames, so a step back decodes from an earlier keyframe.
-        static func cyclingClip() throws -> String {
+        static func cyclingClip(sound: Bool) throws -> String {
             let m = "mod(N,6)"
             let r = "255*(eq(\(m),0)+eq(\(m),3)+eq(\(m),5))"
             let g = "255*(eq(\(m),1)+eq(\(m),3)+eq(\(m),4))"
             let b = "255*(eq(\(m),2)+eq(\(m),4)+eq(\(m),5))"
-            return try Fixtures.make("frame-cycle-6s-10fps.mp4", [
-                "-f", "lavfi", "-i", "color=c=black:s=160x120:r=10:d=6,format=rgb24,geq=r='\(r)':g='\(g)':b='\(b)'",
-                "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0",
-                "-bf", "0", "-pix_fmt", "yuv444p"])
+            let tone = sound ? ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6", "-c:a", "aac"] : []
+            return try Fixtures.make("frame-cycle-6s-10fps\(sound ? "-tone" : "").mp4", [
+                "-f", "lavfi", "-i", "color=c=black:s=160x120:r=10:d=6,format=rgb24,geq=r='\(r)':g='\(g)':b='\(b)'"]
+                + tone + ["-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0",
+                          "-bf", "0", "-pix_fmt", "yuv444p"])
         }
 
         /// Which of `cycle` the picture shows, if any, left of the centre (where the play
@@ -60,8 +61,11 @@ extension MediaviewProgram {
             return false
         }
 
-        @Test func stepsShowExactlyTheNextAndThePreviousFrame() throws {
-            let v = try RunningViewer([try Self.cyclingClip()], until: "first_frame")
+        /// With sound too: the paused sound must neither hold the steps back nor be out of
+        /// step with the picture when playing goes on.
+        @Test(arguments: [false, true])
+        func stepsShowExactlyTheNextAndThePreviousFrame(sound: Bool) throws {
+            let v = try RunningViewer([try Self.cyclingClip(sound: sound)], until: "first_frame", sound: sound)
             // Let it play to about the keyframe at 3 s, so the steps back cross from one GOP
             // into the one before. Where exactly it stops does not matter: every step is
             // checked against the frame it started from.
