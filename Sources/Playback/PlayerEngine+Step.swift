@@ -17,8 +17,10 @@ extension PlayerEngine {
         guard let info, info.kind == .video || info.kind == .animated,
               shared.withLock({ $0.videoEnded != .absent }) else { return false }
         if !mainPaused { setPaused(true) }
+        // Without sound nothing is left behind: playing goes on from the picture anyway.
+        let sound = hasAudioOutput
         let shown = shared.withLock { st -> Double? in
-            st.step.soundBehind = true
+            if sound { st.step.soundBehind = true }
             if forward { st.step.forwardPending = true }
             return st.step.shownPTS
         }
@@ -28,11 +30,9 @@ extension PlayerEngine {
             // after the frame on screen instead.
             if frames.count == 0, audioPackets.count >= audioPackets.capacity - 1, let shown {
                 seek(to: shown, start: .after)
-                shared.withLock { $0.step.soundBehind = true }
             }
         } else if let shown {
             seek(to: shown, start: .before)
-            shared.withLock { $0.step.soundBehind = true }
         }
         wake()
         return true
