@@ -116,6 +116,21 @@ struct MediaViewTests {
         #expect(!v.isPlaying, "a step pauses first")
     }
 
+    @Test("The speed keys change the whole queue's speed and say it on screen")
+    func speedKeysSayTheSpeed() throws {
+        let q = makeQueue()
+        let a = MediaView(), b = MediaView()
+        a.setVideo(url: try Fixtures.solidVideo("red", seconds: 4))
+        b.setImage(url: try Fixtures.solidImage("blue"))
+        q.queue(mediaViews: [a, b], startIndex: 0)
+        pump(q, seconds: 5) { a.session?.frame != nil }
+        q.execute(.speed(.set(1.5)))
+        #expect(a.messageText == "Speed: 1.50x", "\(String(describing: a.messageText))")
+        #expect(a.playbackSpeed == 1.5 && b.playbackSpeed == 1.5, "the next item plays at the speed too")
+        q.execute(.speed(.multiply(10)))
+        #expect(a.messageText == "Speed: 4.00x" && a.playbackSpeed == 4)
+    }
+
     @Test("A still has no frames to step through")
     func stillDoesNotStep() throws {
         let q = makeQueue()
