@@ -85,6 +85,16 @@ import TestSupport
                 "26 cd/m² grey shows as \(grey)")
     }
 
+    /// HLG at 75 % signal (code 721 of 1023) is HDR's reference white on a 1000 cd/m²
+    /// screen: it shows near SDR white (about 242), not as the 0.75 grey (about 190) an SDR
+    /// reading gives.
+    @Test func hlgIsToneMappedToSDR() throws {
+        let path = try greys("hlg-greys.mp4", (721, 721, 721), format: "yuv420p10le", range: "tv", bits: 10,
+                             tags: ["-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67"])
+        let white = rgb(try picture(path), x: 80)
+        #expect(white.r >= 230 && white.g >= 230 && white.b >= 230, "HLG 75 % shows as \(white)")
+    }
+
     /// The tone curve keeps light below the knee, rises all the way, and keeps the peak in range.
     @Test func toneCurveIsMonotonicAndBounded() {
         #expect(ToneMap.rollOff(0.5) == 0.5)
