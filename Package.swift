@@ -14,7 +14,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
-                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
+                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter"),
         // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
         // (with a warning in every app that depends on the library); the modulemap links it.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),

@@ -16,7 +16,8 @@ public final class AudioOutput: @unchecked Sendable {
     public let sampleRate: Int
     public let channels: Int
     private let bytesPerSecond: Double
-    private var writtenEnd: Double?
+    /// What media time the sound sent since the last flush holds.
+    private var timeline = PlayedTimeline()
     private var timingValid = false
     private var drained = false
     private var acceptedSerial = 0
@@ -147,8 +148,10 @@ public final class AudioOutput: @unchecked Sendable {
     public enum WriteResult { case written, stale, failed }
 
     /// Writes interleaved float samples that start at `pts`, waiting while the server's
-    /// buffer is full (which is how a paused stream holds back the decoder).
-    public func write(_ samples: UnsafeRawPointer, bytes: Int, pts: Double, serial: Int) -> WriteResult {
+    /// buffer is full (which is how a paused stream holds back the decoder). `speed` is how
+    /// many seconds of media a second of these samples holds (the tempo filter's factor).
+    public func write(_ samples: UnsafeRawPointer, bytes: Int, pts: Double, serial: Int,
+                      speed: Double = 1) -> WriteResult {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let s = stream else { return .failed }
@@ -159,7 +162,7 @@ public final class AudioOutput: @unchecked Sendable {
             guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
                   cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
             let room = pa_stream_writable_size(s)
-            if room == 0, restartPending, writtenEnd != nil {
+            if room == 0, restartPending, !timeline.isEmpty {
                 // After a flush the server asks only for what it dropped, which can be less
                 // than its start threshold (prebuf): it then waits for more and we wait for
                 // its request, and the sound never restarts. Having written all it asked
@@ -174,8 +177,9 @@ public final class AudioOutput: @unchecked Sendable {
             let n = min(room, bytes - done) & ~(channels * 4 - 1)
             if n == 0 { pa_threaded_mainloop_wait(mainloop); continue }
             if pa_stream_write(s, samples + done, n, nil, 0, PA_SEEK_RELATIVE) < 0 { return .failed }
+            timeline.append(seconds: Double(n) / bytesPerSecond, media: pts + Double(done) / bytesPerSecond * speed,
+                            speed: speed)
             done += n
-            writtenEnd = pts + Double(done) / bytesPerSecond
             drained = false
             if !timingValid { requestTiming() }
         }
@@ -198,12 +202,12 @@ public final class AudioOutput: @unchecked Sendable {
     public func position() -> Double? {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard timingValid, let end = writtenEnd, let s = stream else { return nil }
+        guard timingValid, !timeline.isEmpty, let s = stream else { return nil }
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
         guard pa_stream_get_latency(s, &usec, &negative) == 0 else { return nil }
         let latency = Double(usec) / 1e6
-        return negative != 0 ? end + latency : end - latency
+        return timeline.media(atOutput: negative != 0 ? timeline.sentSeconds + latency : timeline.sentSeconds - latency)
     }
 
     /// Drops everything buffered (a seek) and accepts only writes of `serial` from now on.
@@ -211,7 +215,7 @@ public final class AudioOutput: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         acceptedSerial = serial
-        writtenEnd = nil
+        timeline.reset()
         timingValid = false
         drained = false
         restartPending = true
@@ -229,7 +233,7 @@ public final class AudioOutput: @unchecked Sendable {
             guard let userdata else { return }
             Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue().drained = true
         }
-        if writtenEnd == nil { drained = true; return }
+        if timeline.isEmpty { drained = true; return }
         if let op = pa_stream_drain(s, cb, Unmanaged.passUnretained(self).toOpaque()) { pa_operation_unref(op) }
     }
 

@@ -86,6 +86,8 @@ public struct PlayerOptions: Sendable {
     /// Initial volume 0...1 and mute.
     public var volume: Double = 1
     public var muted = false
+    /// How fast to play; the sound keeps its pitch.
+    public var speed = PlaybackSpeed.normal
     /// Name shown in the desktop's mixer.
     public var mediaName = "media"
     /// The area the picture will be shown in, if known: a still much larger than it is

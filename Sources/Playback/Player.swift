@@ -66,6 +66,14 @@ public final class Player {
     public func setLowPower(_ on: Bool) { engine.setLowPower(on) }
     /// Volume 0...1 and mute, set on the stream in the sound server.
     public func setVolume(_ volume: Double, muted: Bool) { engine.setVolume(volume, muted: muted) }
+    /// How fast it plays: the clock runs at this speed and the sound keeps its pitch.
+    public var speed: PlaybackSpeed { engine.speed }
+    /// Plays at `speed` from now on, from where it is.
+    public func setSpeed(_ speed: PlaybackSpeed) { engine.setSpeed(speed) }
+    /// Pauses (if playing) and shows the next frame (`forward`) or the one before; false
+    /// when there are no frames to step through (a still, sound only).
+    @discardableResult
+    public func stepFrame(forward: Bool) -> Bool { engine.stepFrame(forward: forward) }
     /// Stops every thread and waits for them. Safe to call more than once, from any thread.
     public func close() { engine.close() }
 }

@@ -6,7 +6,12 @@ extension PlayerEngine {
     /// Where shown output of generation `s` starts: before an exact seek's target frames and
     /// samples are decoded (later frames are predicted from them) but not passed on.
     func outputStart(for s: Int) -> Double? {
-        shared.withLock { st in st.exactSeek.flatMap { $0.serial == s ? $0.time : nil } }
+        exactStart(for: s)?.time
+    }
+
+    /// The exact seek that generation `s` starts with, if it does.
+    func exactStart(for s: Int) -> ExactStart? {
+        shared.withLock { st in st.exactSeek.flatMap { $0.serial == s ? $0 : nil } }
     }
 
     /// Decodes video packets into frames for the main thread; a JPEG still goes through
@@ -31,23 +36,24 @@ extension PlayerEngine {
         // Exact seeks: the generation whose target is cached, the target, and the newest
         // frame before it, shown after all if the stream ends before the target.
         var skipSerial: Int?
-        var skipBefore: Double?
+        var skipStart: ExactStart?
         var lastSkipped: Frame?
         func drain(_ s: Int) -> Bool {
             while true {
                 switch decoder.receive(into: frame) {
                 case .frame:
-                    if s != skipSerial { skipSerial = s; skipBefore = outputStart(for: s); lastSkipped = nil }
-                    if let t = skipBefore {
+                    if s != skipSerial { skipSerial = s; skipStart = exactStart(for: s); lastSkipped = nil }
+                    if let start = skipStart {
                         let f = frame.raw
-                        let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? t
-                        // A frame is still on screen at the target if it ends after it.
-                        if pts + max(decoder.seconds(f.pointee.pkt_duration) ?? 0, 0.001) <= t {
+                        let pts = decoder.seconds(f.pointee.best_effort_timestamp) ?? start.time
+                        if start.skips(pts: pts, duration: decoder.seconds(f.pointee.pkt_duration) ?? 0) {
                             lastSkipped = frame
                             frame = Frame()
                             continue
                         }
-                        skipBefore = nil
+                        skipStart = nil
+                        // A step back shows the frame before the one that was on screen.
+                        if start.frame == .before, let last = lastSkipped, !hand(last, s) { return false }
                         lastSkipped = nil
                     }
                     let f = frame
@@ -131,6 +137,21 @@ extension PlayerEngine {
         var nextPTS = 0.0
         var skipSerial: Int?
         var skipBefore: Double?
+        var tempo = TempoStage(sampleRate: rate, channels: channels)
+        /// Writes to the server; false when the server went away.
+        func send(_ p: UnsafeRawPointer, _ n: Int, pts: Double, serial s: Int, speed: Double) -> Bool {
+            guard let o = out else { return true }
+            switch o.write(p, bytes: n, pts: pts, serial: s, speed: speed) {
+            case .written, .stale: return true
+            case .failed:
+                if aborted.load(ordering: .relaxed) { return false }
+                // The server went away mid-play: go on silently on the system clock.
+                AudioWarning.once("mediaview: sound server lost; playing silently")
+                shared.withLock { $0.audioFailed = true }
+                out = nil
+                return true
+            }
+        }
         func drain(_ s: Int) -> Bool {
             while true {
                 switch decoder.receive(into: frame) {
@@ -139,12 +160,12 @@ extension PlayerEngine {
                     var pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? nextPTS
                     let samples = Double(frame.raw.pointee.nb_samples) / Double(max(1, frame.raw.pointee.sample_rate))
                     nextPTS = pts + samples
-                    shared.withLock { $0.audioEndPTS = nextPTS }
+                    let speed = shared.withLock { $0.audioEndPTS = nextPTS; return $0.speed }
                     if let t = skipBefore, nextPTS <= t {
                         av_frame_unref(frame.raw)
                         continue
                     }
-                    guard let o = out, var bytes = resampler.convert(frame), bytes > 0 else {
+                    guard out != nil, var bytes = resampler.convert(frame), bytes > 0 else {
                         av_frame_unref(frame.raw)
                         continue
                     }
@@ -162,15 +183,11 @@ extension PlayerEngine {
                             if bytes == 0 { continue }
                         }
                     }
-                    switch o.write(start, bytes: bytes, pts: pts, serial: s) {
-                    case .written, .stale: break
-                    case .failed:
-                        if aborted.load(ordering: .relaxed) { return false }
-                        // The server went away mid-play: go on silently on the system clock.
-                        AudioWarning.once("mediaview: sound server lost; playing silently")
-                        shared.withLock { $0.audioFailed = true }
-                        out = nil
+                    var alive = true
+                    tempo.pass(start, bytes: bytes, pts: pts, serial: s, speed: speed) { p, n, at, factor in
+                        if alive { alive = send(p, n, pts: at, serial: s, speed: factor) }
                     }
+                    if !alive { return false }
                 case .needsInput, .endOfStream:
                     return true
                 case .failed:
@@ -180,6 +197,7 @@ extension PlayerEngine {
             }
         }
         feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
+            tempo.finish { p, n, at, factor in _ = send(p, n, pts: at, serial: s, speed: factor) }
             out?.drain()
             shared.withLock { $0.audioEnded = .ended(serial: s) }
             wake()

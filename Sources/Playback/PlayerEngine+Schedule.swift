@@ -45,15 +45,15 @@ extension PlayerEngine {
                     mainLastEnd = f.pts + max(f.duration, 0)
                     mainFirstShown = (f.pts, now)
                     mainLastShowAt = now
-                return .show(f)
+                return show(f)
                 }
                 if options.untimed {
                     _ = frames.tryPop()
                     mainLastEnd = f.pts + max(f.duration, 0)
                     mainLastShowAt = now
-                return .show(f)
+                return show(f)
                 }
-                if mainPaused { return .idle }
+                if mainPaused { return steppedFrame(f, now: now) }
                 if awaitingSound(now: now) {
                     // Hold the picture until the sound really starts, as ffplay and mpv do:
                     // running ahead on the system clock and then jumping to the audio clock
@@ -63,7 +63,7 @@ extension PlayerEngine {
                 }
                 guard let clock = mainClock.value(at: now) else { return .idle }
                 let delay = f.pts - clock
-                if delay > 0.002 { return .wait(min(delay, 0.25)) }
+                if delay > 0.002 { return .wait(min(mainClock.realSeconds(delay), 0.25)) }
                 _ = frames.tryPop()
                 // Dropped only when the next frame is itself late, not merely due.
                 if case .frame(let next)? = frames.peek(), next.serial == current, next.pts < clock - 0.01 {
@@ -72,7 +72,7 @@ extension PlayerEngine {
                 }
                 mainLastEnd = f.pts + max(f.duration, 0)
                 mainLastShowAt = now
-                return .show(f)
+                return show(f)
             }
         }
         return endDecision(current: current, now: now)
@@ -102,12 +102,12 @@ extension PlayerEngine {
                 if !o.isDrained { return .wait(0.02) }
             } else if clock < s.audioEndPTS {
                 // No sound server: the system clock stands in for the speaker.
-                return .wait(min(0.25, s.audioEndPTS - clock))
+                return .wait(min(0.25, mainClock.realSeconds(s.audioEndPTS - clock)))
             }
         }
         // Let the last picture stay for its own duration (the last frame of a GIF).
         if options.untimed { return .finished }
-        if mainClock.isAnchored && clock < mainLastEnd { return .wait(min(0.25, mainLastEnd - clock)) }
+        if mainClock.isAnchored && clock < mainLastEnd { return .wait(min(0.25, mainClock.realSeconds(mainLastEnd - clock))) }
         return .finished
     }
 }

@@ -46,12 +46,16 @@ final class PlayerEngine: @unchecked Sendable {
         var phase: Phase = .opening
         var pendingSeek: Double?
         /// Where the output of an exact seek's generation starts.
-        var exactSeek: (serial: Int, time: Double)?
+        var exactSeek: ExactStart?
         var readError: AVError?
         var videoEnded = StreamEnd.running
         var audioEnded = StreamEnd.running
         var audioEndPTS: Double = 0
         var audioFailed = false
+        /// The speed the sound is to be played at; the decode thread follows it.
+        var speed = PlaybackSpeed.normal
+        /// Stepping frame by frame while paused.
+        var step = FrameStep()
     }
     let shared = Locked(Shared())
     /// The newest seek generation; older data is stale.
@@ -117,6 +121,8 @@ final class PlayerEngine: @unchecked Sendable {
         pausedFlag = Atomic(options.startPaused)
         volumeState = Locked((options.volume, options.muted))
         openInterrupt = Interrupt(timeout: options.source.effectiveTimeout)
+        shared.withLock { $0.speed = options.speed }
+        mainClock.setRate(options.speed.factor, at: MonotonicClock.seconds())
         spawn(name: "mv-demux") { [self] in demuxMain() }
     }
 
@@ -154,6 +160,7 @@ final class PlayerEngine: @unchecked Sendable {
         pausedFlag.store(paused, ordering: .relaxed)
         mainClock.setPaused(paused, at: MonotonicClock.seconds())
         audio?.setPaused(paused)
+        if !paused { resyncAfterSteps() }
         wake()
     }
 
@@ -164,14 +171,23 @@ final class PlayerEngine: @unchecked Sendable {
     /// mpv's precise seeks), so the picture and sound start at the target itself; without,
     /// playback starts at the keyframe, which is quicker (loops, seeks to 0).
     func seek(to seconds: Double, exact: Bool = false) {
+        seek(to: seconds, start: exact ? .atTarget : nil)
+    }
+
+    /// Seeks to `seconds`; `start` says which frame an exact seek shows first (nil: the
+    /// keyframe before the target).
+    func seek(to seconds: Double, start: ExactStart.Frame?) {
         // NaN or infinity from a caller is no place to go; a finite number is clamped.
         guard seconds.isFinite else { return }
         var target = max(0, seconds)
         if let d = info?.duration { target = min(target, max(0, d - 0.05)) }
         let s = serial.add(1, ordering: .relaxed).newValue
         shared.withLock {
-            $0.pendingSeek = target
-            $0.exactSeek = exact ? (s, target) : nil
+            // A step back from a keyframe needs the keyframe before it, so the demuxer goes
+            // to just before the frame on screen.
+            $0.pendingSeek = start == .before ? max(0, target - 0.001) : target
+            $0.exactSeek = start.map { ExactStart(serial: s, time: target, frame: $0) }
+            $0.step.forwardPending = false
             // A stream that is not played at all stays so across a seek: no thread would
             // ever end it again, and the end would never come (an animated GIF, which loops
             // by seeking, froze on its last frame after the second pass).

@@ -90,6 +90,7 @@ public final class Scaler {
     /// What the cached context was made for; a new one only when this changes.
     private struct Geometry: Equatable {
         var srcW: Int32, srcH: Int32, srcFormat: Int32, dstW: Int32, dstH: Int32, flags: Int32
+        var colour: SourceColour
     }
     private var geometry: Geometry?
     /// Destination frames wrapping caller memory (the two SHM images of a surface), reused
@@ -109,7 +110,7 @@ public final class Scaler {
         // Stills: bicubic with accurate rounding and full chroma.
         let flags = quality == .fast ? SWS_FAST_BILINEAR : (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
         let g = Geometry(srcW: f.pointee.width, srcH: f.pointee.height, srcFormat: f.pointee.format,
-                         dstW: Int32(width), dstH: Int32(height), flags: flags)
+                         dstW: Int32(width), dstH: Int32(height), flags: flags, colour: SourceColour(of: f))
         if g == geometry, let sws { return sws }
         sws_freeContext(sws)
         sws = nil
@@ -120,13 +121,14 @@ public final class Scaler {
             && av_opt_set_int(UnsafeMutableRawPointer(c), "src_format", Int64(g.srcFormat), 0) >= 0
             && av_opt_set_int(UnsafeMutableRawPointer(c), "dstw", Int64(g.dstW), 0) >= 0
             && av_opt_set_int(UnsafeMutableRawPointer(c), "dsth", Int64(g.dstH), 0) >= 0
-            && av_opt_set_int(UnsafeMutableRawPointer(c), "dst_format", Int64(AV_PIX_FMT_BGR0.rawValue), 0) >= 0
+            && av_opt_set_int(UnsafeMutableRawPointer(c), "dst_format", Int64(Scaler.outputFormat(g.colour).rawValue), 0) >= 0
             && av_opt_set_int(UnsafeMutableRawPointer(c), "sws_flags", Int64(flags), 0) >= 0
             && av_opt_set_int(UnsafeMutableRawPointer(c), "threads", Int64(Scaler.threads(forOutput: width * height)), 0) >= 0
         guard ok, sws_init_context(c, nil, nil) >= 0 else {
             sws_freeContext(c)
             return nil
         }
+        g.colour.apply(to: c)
         sws = c
         geometry = g
         return c
@@ -162,7 +164,19 @@ public final class Scaler {
         let f = frame.frame.raw
         guard let sws = context(for: f, width: width, height: height, quality: quality),
               let out = targetFrame(dst, stride: stride, width: width, height: height) else { return }
+        let hdr = geometry?.colour.hdr
+        out.pointee.format = (geometry.map { Scaler.outputFormat($0.colour) } ?? AV_PIX_FMT_BGR0).rawValue
         _ = sws_scale_frame(sws, out, f)
+        // HDR is scaled into the same memory with 10 bits a channel and mapped to SDR in place.
+        if let hdr {
+            ToneMap.map(for: hdr).apply(dst, stride: stride, width: width, height: height,
+                                        bands: Scaler.threads(forOutput: width * height))
+        }
+    }
+
+    /// What swscale writes: the window's BGRX, or for HDR 10-bit RGB the tone map reads.
+    static func outputFormat(_ colour: SourceColour) -> AVPixelFormat {
+        colour.hdr == nil ? AV_PIX_FMT_BGR0 : AV_PIX_FMT_X2RGB10LE
     }
 
     /// Copies a `width` x `height` image into `rect`, turned clockwise by `degrees`.

@@ -44,7 +44,7 @@ extension PlayerCommand {
     /// Whether a held key goes on doing it, as mpv's repeatable commands do.
     var repeatsWhileHeld: Bool {
         switch self {
-        case .seek, .volume, .zoom, .pan, .chapter, .galleryMove, .galleryPage, .galleryScroll: return true
+        case .seek, .volume, .zoom, .pan, .chapter, .galleryMove, .galleryPage, .galleryScroll, .speed, .frameStep: return true
         default: return false
         }
     }
@@ -53,13 +53,14 @@ extension PlayerCommand {
     var target: CommandRouter.Target {
         switch self {
         case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
-             .zoom, .zoomReset, .pan:
+             .zoom, .zoomReset, .pan, .frameStep:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
         case .toggleInfo:
             return .window
-        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin:
+        // The speed is the queue's, as mpv's is the player's: the next item plays at it too.
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .speed:
             return .queue
         case .toggleGallery, .galleryMove, .galleryPage, .galleryScroll, .galleryFirst, .galleryLast, .galleryOpen:
             return .gallery
@@ -84,6 +85,7 @@ extension MediaView {
         case .zoom(let d): zoom(by: d)
         case .zoomReset: toggleFitNative()
         case .pan(let dx, let dy): pan(dx: dx, dy: dy)
+        case .frameStep(let forward): stepFrame(forward: forward)
         default: break
         }
     }

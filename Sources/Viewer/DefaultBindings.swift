@@ -34,6 +34,16 @@ extension InputBindings {
     PGDWN           add chapter -1
     l               cycle loop
 
+    # Speed (0.25x to 4x, the sound keeps its pitch) and frames, as in mpv: [ ] by 10 %,
+    # { } halve and double, Backspace back to 1x; . and , step one frame (pausing first)
+    [               multiply speed 1/1.1
+    ]               multiply speed 1.1
+    {               multiply speed 0.5
+    }               multiply speed 2
+    BS              set speed 1
+    .               frame-step
+    ,               frame-back-step
+
     # Volume: keys as in mpv; the wheel is volume because the view has nothing to scroll
     9               add volume -2
     /               add volume -2

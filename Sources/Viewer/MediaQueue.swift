@@ -228,6 +228,7 @@ public final class MediaQueue {
         case .quit: quit()
         case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
+        case .speed(let change): changeSpeed(change)
         default: break
         }
     }

@@ -32,6 +32,14 @@ extension MediaSession {
         p.seek(to: seconds, exact: true)
     }
 
+    /// Steps one frame while paused; false when there is nothing to step through.
+    func stepFrame(forward: Bool) -> Bool {
+        guard let p = player, failure == nil else { return false }
+        // A finished item steps back from its last frame; playing it again starts over.
+        if !forward { progress.finishedAt = nil }
+        return p.stepFrame(forward: forward)
+    }
+
     /// Sets the sound's level; `duck` lowers it while a gesture throws the view away,
     /// without touching the volume the user chose.
     func applyVolume(_ o: PlayerOptions, duck: Double = 1) {

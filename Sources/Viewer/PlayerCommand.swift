@@ -79,6 +79,10 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case galleryLast
     /// In the gallery: leave it and present the highlighted item.
     case galleryOpen
+    /// Play faster or slower (the sound keeps its pitch).
+    case speed(SpeedChange)
+    /// Pause and show the next frame (`forward`) or the one before.
+    case frameStep(forward: Bool)
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -139,6 +143,9 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             case "volume":
                 try expectCount(args, 2, usage: "add volume STEP")
                 return .volume(delta: try integer(args[1], for: "add volume"))
+            case "speed":
+                try expectCount(args, 2, usage: "add speed STEP")
+                return .speed(.add(try number(args[1], for: "add speed")))
             case "chapter":
                 try expectCount(args, 2, usage: "add chapter STEP")
                 let step = try integer(args[1], for: "add chapter")
@@ -147,8 +154,10 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
                 }
                 return .chapter(delta: step)
             default:
-                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume and chapter)")
+                throw ParseError(description: "cannot add to '\(args.first ?? "")' (only volume, chapter and speed)")
             }
+        case "multiply", "set":
+            return .speed(try speedChange(name, args))
         case "rotate":
             try expectCount(args, 1, usage: "rotate DEGREES")
             let degrees = try integer(args[0], for: "rotate")
@@ -225,6 +234,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .galleryFirst: "gallery-first"
         case .galleryLast: "gallery-last"
         case .galleryOpen: "gallery-open"
+        case .speed(let change): change.commandText
+        case .frameStep(let forward): forward ? "frame-step" : "frame-back-step"
         }
     }
 
@@ -234,6 +245,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         "zoom-reset": .zoomReset, "minimize": .minimize, "restore": .restore, "pin": .pin, "quit": .quit,
         "screenshot": .screenshot, "paste": .paste, "copy": .copy, "gallery": .toggleGallery,
         "gallery-first": .galleryFirst, "gallery-last": .galleryLast, "gallery-open": .galleryOpen,
+        "frame-step": .frameStep(forward: true), "frame-back-step": .frameStep(forward: false),
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]
@@ -241,7 +253,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     /// mpv's precision flags mean nothing for a player that always seeks exactly.
     private static let seekFlags: Set<String> = ["relative", "absolute", "absolute-percent", "exact", "keyframes"]
 
-    private static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
+    static func expectCount(_ args: [String], _ count: Int, usage: String) throws(ParseError) {
         guard args.count == count else {
             throw ParseError(description: args.count > count
                 ? "too many arguments: '\(args.joined(separator: " "))' (usage: \(usage))"
@@ -249,7 +261,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func number(_ text: String, for command: String) throws(ParseError) -> Double {
+    static func number(_ text: String, for command: String) throws(ParseError) -> Double {
         // Double("inf") and Double("nan") parse; a binding that seeks by infinity is a typo.
         guard let value = Double(text), value.isFinite else {
             throw ParseError(description: "\(command) needs a number, got '\(text)'")
@@ -265,7 +277,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Whole numbers print without ".0" so listings read like hand-written input.conf.
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }

@@ -4,7 +4,7 @@ import Viewer
 /// The properties a script can read, set and observe: mpv's names and units, plus
 /// `minimized`, which is mediaview's own.
 enum IPCProperty: String, CaseIterable {
-    case pause, volume, mute, duration, path, fullscreen, minimized
+    case pause, volume, mute, duration, path, fullscreen, minimized, speed
     case timePos = "time-pos"
     case mediaTitle = "media-title"
     case playlistPos = "playlist-pos"
@@ -38,6 +38,7 @@ extension IPCController {
         case .playlistCount: return .int(queue.playlist.count)
         case .fullscreen: return .bool(v?.isFullscreen ?? false)
         case .minimized: return .bool(v?.isMinimized ?? false)
+        case .speed: return .double(v?.playbackSpeed ?? 1)
         }
     }
 
@@ -69,6 +70,10 @@ extension IPCController {
         case .minimized:
             guard let on = value.flag else { throw .propertyFormat }
             if on { v?.minimize() } else { v?.restore() }
+        case .speed:
+            // A number or its text, 0.25 to 4; anything else leaves the speed alone.
+            guard let n = value.number, PlaybackSpeed(n) != nil else { throw .propertyFormat }
+            queue.execute(.speed(.set(n)))
         case .duration, .path, .mediaTitle, .playlistCount:
             throw .propertyError
         }

@@ -1,3 +1,4 @@
+import Playback
 /// The option table behind `ProgramOptions.parse(_:)` and `helpText`, and its value parsers.
 ///
 /// Each option is one row: name, value placeholder, help group, one-line help, and the
@@ -86,6 +87,9 @@ extension ProgramOptions {
         value("--volume", "0-100", "Playback and queue", "start volume in percent (default 100)") {
             $0.volume = try integer("--volume", $1, in: 0...100) },
         flag("--mute", "Playback and queue", "start muted") { $0.muted = true },
+        value("--speed", "X", "Playback and queue",
+              "play at X times the media's own pace, 0.25 to 4; the sound keeps its pitch (default 1)") {
+            $0.speed = try speed($1) },
         value("--content-mode", "MODE", "Playback and queue", "fit (whole picture, black bars) or fill (cropped) (default fit)") {
             $0.contentMode = try choice("--content-mode", $1) },
         flag("--video-aspect-fit", "Playback and queue", "fit video even when --content-mode is fill") {
@@ -191,6 +195,13 @@ extension ProgramOptions {
             throw OptionError("\(option) needs \(unit) greater than 0 and at most \(Int(limit)), got '\(text)'")
         }
         return value
+    }
+
+    static func speed(_ text: String) throws(OptionError) -> Double {
+        guard let value = number(text), let speed = PlaybackSpeed(value) else {
+            throw OptionError("--speed needs a speed from 0.25 to 4 (1 is normal), got '\(text)'")
+        }
+        return speed.factor
     }
 
     static func fraction(_ option: String, _ text: String) throws(OptionError) -> Double {

@@ -77,6 +77,8 @@ public struct ProgramOptions: Equatable, Sendable {
     /// Volume in percent, 0-100.
     public var volume = 100
     public var muted = false
+    /// Playback speed, 0.25-4 (1 is the media's own pace).
+    public var speed = 1.0
     /// Largest image, in pixels, that is decoded; bigger ones are refused before allocation.
     public var maxPixels = 100_000_000
     /// Network timeout in seconds.

@@ -191,6 +191,7 @@ public enum ViewerApp {
         v.playerOptions.untimed = o.benchmark
         v.playerOptions.volume = Double(o.volume) / 100
         v.playerOptions.muted = o.muted
+        v.playbackSpeed = o.speed
         v.playerOptions.source.maxPixels = o.maxPixels
         v.playerOptions.source.networkTimeout = o.timeout
         CacheManager.shared.configure(directory: o.cacheDirectory, enabled: o.cacheEnabled)

@@ -9,7 +9,7 @@ extension MediaviewProgram {
         static let values = ["1e308", "-1", "nan", "inf", "99999999999999999999"]
         static let options = ["--image-duration", "--frames", "--volume", "--minimized-aspect",
                               "--minimized-width-ratio", "--top-buffer", "--bottom-buffer", "--max-pixels",
-                              "--timeout", "--wid", "--geometry"]
+                              "--timeout", "--wid", "--geometry", "--speed"]
 
         @Test func everyNumericOptionRefusesOrClampsAbsurdValues() throws {
             let red = try Fixtures.solidImage("red")

@@ -10,11 +10,13 @@ struct RunningViewer {
     let log: String
     let probe: ScreenProbe
 
-    /// Starts the program on `media` and waits until item 0 logged `event`.
-    init(_ media: [String], until event: String = "presented") throws {
+    /// Starts the program on `media` (silently unless `sound`) and waits until item 0
+    /// logged `event`.
+    init(_ media: [String], until event: String = "presented", sound: Bool = false) throws {
         log = try Scratch.directory("viewer") + "/events.jsonl"
         probe = try ScreenProbe()
-        run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log] + media)
+        run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--events", log]
+                           + (sound ? [] : ["--no-audio"]) + media)
         window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
         try #require(Events.waitFor(log, event, index: 0) != nil, "item 0 never logged \(event); stderr: \(run.stderr)")
     }

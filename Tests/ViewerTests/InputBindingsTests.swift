@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Playback
 @testable import Viewer
 
 /// input.conf parsing, merging and listing, and the player commands behind it.
@@ -41,7 +42,15 @@ import Testing
         #expect(message("seek 150 absolute-percent") != nil)
         #expect(message("seek -3 absolute") == "an absolute seek needs 0 or more seconds, got '-3'")
         #expect(message("add volume 2.5") == "add volume needs a whole number, got '2.5'")
-        #expect(message("add speed 1") != nil)
+        #expect(message("add speed fast") == "add speed needs a number, got 'fast'")
+        #expect(message("set speed 5") == "set speed needs a speed from 0.25 to 4, got '5'")
+        #expect(message("set speed") != nil)
+        #expect(message("set volume 5") == "cannot set 'volume' (only speed)")
+        #expect(message("multiply speed 0") != nil)
+        #expect(message("multiply speed -2") != nil)
+        #expect(message("multiply speed 1/0") == "multiply speed cannot divide by zero: '1/0'")
+        #expect(message("multiply speed 1/x") != nil)
+        #expect(message("frame-step 2")?.hasPrefix("too many arguments") == true)
         #expect(message("rotate 45") != nil)
         #expect(message("rotate 0") != nil)
         #expect(message("cycle") != nil)
@@ -49,6 +58,29 @@ import Testing
         #expect(message("quit now")?.hasPrefix("too many arguments") == true)
         #expect(message("pan 1") != nil)
         #expect(message("") == "missing command")
+    }
+
+    /// mpv's speed and frame-step lines mean the same here, and print back as they parse.
+    @Test func speedAndFrameStepCommands() throws {
+        #expect(try PlayerCommand.parse("multiply speed 1/1.1") == .speed(.multiply(1 / 1.1)))
+        #expect(try PlayerCommand.parse("multiply speed 2.0") == .speed(.multiply(2)))
+        #expect(try PlayerCommand.parse("set speed 1.0") == .speed(.set(1)))
+        #expect(try PlayerCommand.parse("add speed -0.25") == .speed(.add(-0.25)))
+        #expect(try PlayerCommand.parse("frame-step") == .frameStep(forward: true))
+        #expect(try PlayerCommand.parse("no-osd frame-back-step") == .frameStep(forward: false))
+        for text in ["multiply speed 1/1.1", "multiply speed 1.1", "multiply speed 1/2", "set speed 1", "add speed 0.1",
+                     "frame-step", "frame-back-step"] {
+            #expect(try PlayerCommand.parse(text).description == text)
+        }
+        // Ten steps up and ten down come back to exactly 1x; the ends hold.
+        var speed = PlaybackSpeed.normal
+        for _ in 0..<10 { speed = PlayerCommand.SpeedChange.multiply(1.1).applied(to: speed) }
+        for _ in 0..<10 { speed = PlayerCommand.SpeedChange.multiply(1 / 1.1).applied(to: speed) }
+        #expect(speed.isNormal && speed.description == "1.00x", "\(speed)")
+        for _ in 0..<5 { speed = PlayerCommand.SpeedChange.multiply(2).applied(to: speed) }
+        #expect(speed.factor == 4)
+        for _ in 0..<9 { speed = PlayerCommand.SpeedChange.multiply(0.5).applied(to: speed) }
+        #expect(speed.factor == 0.25 && speed.description == "0.25x")
     }
 
     @Test func badLinesAreReportedAndTheRestLoads() {

@@ -90,6 +90,58 @@ struct MediaViewTests {
         #expect(v.minimizedAspectRatio == 9.0 / 16.0)
     }
 
+    @Test("playbackSpeed is kept within 0.25...4, NaN leaves it alone, and the player follows it")
+    func speedClampAndApply() throws {
+        let v = MediaView()
+        #expect(v.playbackSpeed == 1)
+        v.playbackSpeed = 10
+        #expect(v.playbackSpeed == 4)
+        v.playbackSpeed = 0
+        #expect(v.playbackSpeed == 0.25)
+        v.playbackSpeed = .nan
+        #expect(v.playbackSpeed == 0.25)
+        v.playbackSpeed = 1.5
+        // Nothing opened: no frames to step through.
+        #expect(!v.stepFrame(forward: true))
+        let q = makeQueue()
+        v.setVideo(url: try Fixtures.solidVideo("red", seconds: 4))
+        q.queue(mediaView: v)
+        pump(q, seconds: 5) { v.session?.frame != nil }
+        #expect(v.session?.player?.speed == PlaybackSpeed(1.5), "the player opened at the view's speed")
+        v.playbackSpeed = 0.5
+        #expect(v.session?.player?.speed == PlaybackSpeed(0.5), "a new speed reaches the playing player")
+        v.play()
+        #expect(v.isPlaying)
+        #expect(v.stepFrame(forward: true), "a video steps")
+        #expect(!v.isPlaying, "a step pauses first")
+    }
+
+    @Test("The speed keys change the whole queue's speed and say it on screen")
+    func speedKeysSayTheSpeed() throws {
+        let q = makeQueue()
+        let a = MediaView(), b = MediaView()
+        a.setVideo(url: try Fixtures.solidVideo("red", seconds: 4))
+        b.setImage(url: try Fixtures.solidImage("blue"))
+        q.queue(mediaViews: [a, b], startIndex: 0)
+        pump(q, seconds: 5) { a.session?.frame != nil }
+        q.execute(.speed(.set(1.5)))
+        #expect(a.messageText == "Speed: 1.50x", "\(String(describing: a.messageText))")
+        #expect(a.playbackSpeed == 1.5 && b.playbackSpeed == 1.5, "the next item plays at the speed too")
+        q.execute(.speed(.multiply(10)))
+        #expect(a.messageText == "Speed: 4.00x" && a.playbackSpeed == 4)
+    }
+
+    @Test("A still has no frames to step through")
+    func stillDoesNotStep() throws {
+        let q = makeQueue()
+        let v = MediaView()
+        v.setImage(url: try Fixtures.solidImage("red"))
+        q.queue(mediaView: v)
+        pump(q, seconds: 5) { v.session?.frame != nil }
+        #expect(v.info?.kind == .image)
+        #expect(!v.stepFrame(forward: true) && !v.stepFrame(forward: false))
+    }
+
     @Test("setGIF(data:) plays GIF bytes held in memory")
     func gifData() throws {
         let path = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 10)
