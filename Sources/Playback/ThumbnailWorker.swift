@@ -16,6 +16,8 @@ public final class ThumbnailWorker: @unchecked Sendable {
     public let size: ThumbnailStore.Size
     let wake: @Sendable () -> Void
     let maxPixels: Int
+    /// How many thumbnails are made at once.
+    let threads: Int
     let lock = Condition()
     private var wanted: [String] = []
     private var cursor = 0
@@ -64,9 +66,10 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     /// A worker making `size` thumbnails, using the cache in `store` (nil: none), holding
     /// at most `memoryBudget` bytes of pictures; `wake` is called from its threads whenever
-    /// a thumbnail is ready.
+    /// a thumbnail is ready; `threads` makers work at once (two: one per core of a small machine).
     public init(store: ThumbnailStore?, size: ThumbnailStore.Size, memoryBudget: Int = 48 << 20,
-                maxPixels: Int = 100_000_000, wake: @escaping @Sendable () -> Void) {
+                maxPixels: Int = 100_000_000, threads: Int = 2, wake: @escaping @Sendable () -> Void) {
+        self.threads = max(1, threads)
         self.store = store
         self.size = size
         self.wake = wake
@@ -85,7 +88,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             cursor = 0
             if !started {
                 started = true
-                for i in 0..<2 { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
+                for i in 0..<threads { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
             }
             lock.broadcast()
         }

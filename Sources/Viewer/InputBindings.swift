@@ -57,8 +57,11 @@ public struct InputBindings: Equatable, Sendable {
             let location = "\(source):\(lineNumber)"
             var rest = trimmed
             var section = ""
-            if rest.hasPrefix("{") {
-                guard let close = rest.firstIndex(of: "}") else {
+            // A lone `{` is the brace key (mpv halves the speed with it); a section is a
+            // first word that opens with `{` and has more in it.
+            let firstWord = rest.prefix(while: { $0 != " " && $0 != "\t" })
+            if firstWord.hasPrefix("{"), firstWord.count > 1 {
+                guard let close = firstWord.firstIndex(of: "}") else {
                     problems.append("\(location): a section needs a closing '}'")
                     continue
                 }
