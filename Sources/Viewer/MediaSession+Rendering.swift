@@ -119,11 +119,12 @@ extension MediaSession {
     /// far that its own pixels are the detail: bicubic then costs twelve times the work of
     /// fast bilinear (a 64x48 icon filling 960x720: 92 against 8 million instructions) for a
     /// picture that looks the same, and a slide show of small pictures pays it every item.
+    /// A picture under 16 pixels on a side shows its pixels as blocks.
     func quality(for picture: VideoFrame, shownAs r: Rect) -> Scaler.Quality {
         guard info?.kind == .image else { return .fast }
         let (w, h) = picture.displaySize
-        let magnified = w > 0 && h > 0 && r.width >= w * 3 && r.height >= h * 3
-        return magnified ? .fast : .best
+        guard w > 0, h > 0, r.width >= w * 3, r.height >= h * 3 else { return .best }
+        return min(w, h) < 16 ? .blocks : .fast
     }
 
     private func fillBars(_ b: PixelBuffer, around full: Rect) {
