@@ -19,10 +19,14 @@ public final class Scaler {
 
     public init() {}
 
+    /// Half, quarter and eighth size copies of the last video frame (see Scaler+Halving).
+    var halves: [UnsafeMutablePointer<AVFrame>] = []
+
     deinit {
         sws_freeContext(sws)
         rotateBuffer?.deallocate()
         for t in targets { var p: UnsafeMutablePointer<AVFrame>? = t.frame; av_frame_free(&p) }
+        for h in halves { var p: UnsafeMutablePointer<AVFrame>? = h; av_frame_free(&p) }
     }
 
     /// Scales `frame` to fill `rect` of `target`, turning it by `rotation` degrees
@@ -167,7 +171,7 @@ public final class Scaler {
 
     func scale(_ frame: VideoFrame, into dst: UnsafeMutableRawPointer, stride: Int,
                        width: Int, height: Int, quality: Quality) {
-        let f = frame.frame.raw
+        let f = quality == .fast ? halved(frame.frame.raw, toward: width, height) : frame.frame.raw
         guard let sws = context(for: f, width: width, height: height, quality: quality),
               let out = targetFrame(dst, stride: stride, width: width, height: height) else { return }
         _ = sws_scale_frame(sws, out, f)
