@@ -6,9 +6,9 @@ import CFFmpeg
 /// instructions a frame (3.4 G a second at 60 frames, as much as decoding), and 720p into
 /// the 640x360 thumbnail 6.5 M, a third of what decoding the frame took. Halving the
 /// YUV 4:2:0 planes with a 2x2 average first, as many times as the picture stays at least
-/// twice the target, leaves swscale a picture at most twice the target's size. The average
-/// is also the better filter for shrinking: every source pixel counts, where a bilinear tap
-/// every other pixel lets fine detail alias.
+/// twice the target, leaves swscale a picture at most twice the target's size. Like
+/// swscale's own shrinking filter, the average counts every source pixel, so fine detail
+/// turns grey rather than into stripes.
 extension Scaler {
     /// `frame`, or a reused copy of it halved until it is less than twice `width` x `height`.
     func halved(_ frame: UnsafeMutablePointer<AVFrame>, toward width: Int, _ height: Int) -> UnsafeMutablePointer<AVFrame> {
