@@ -12,7 +12,13 @@
 #   (b) start to first frame of a 6000x4000 JPEG in a 1280x720 window, then exit
 #   (c) 10 s of 720p30 with sound in real time: CPU (player + X server), peak RSS, drops
 #   (d) presentNext to the next item's first frame, queue of image, gif, video, audio, video
-#   (e) CPU (player + X server) while minimized against fullscreen, same video, 5 s each
+#   (e) CPU (player + X server) while minimized, against FFmpeg decoding the same clip alone
+#       in real time at the thumbnail's settings (one thread, no deblocking)
+#   (a2) 10 s of 4K60 H.264 with sound in real time in 1920x1080: dropped frames (and mpv's)
+#   (f) slide shows of 100 12 MP photos and 300 small PNGs, against feh
+#   (g) A/V offset seen from outside (screen patch against recorded sound), and mpv's
+#   (h) launch to the first frame of a 1080p video, seen from outside, against mpv
+#   (i) peak RSS with 10,000 items queued against one
 #   (m) frame times of the minimize and restore animations while a 720p video plays
 #   (g) the gallery over 1,000 12 MP photos: thumbnails a second with an empty thumbnail
 #       cache, and the first screen with a warm one (scripts/bench/gallery.sh)
@@ -20,7 +26,7 @@
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
-#   BENCH_CASES       which cases (default "a b c d e")
+#   BENCH_CASES       which cases (default "a a2 b c d e f g h i m gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
 #   BENCH_NO_README   1 to leave README.md alone
@@ -35,7 +41,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a b c d e m}
+export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g h i m gallery}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

@@ -69,6 +69,13 @@ extension PlayerEngine {
             }
         }
         var lowPowerApplied = false
+        // Frames dropped since the last packet mean the decoder is behind the clock: the next
+        // second of packets skips the deblocking filter (a sixth of H.264's decoding work on
+        // 4K), as the thumbnail does, so the picture keeps its frames instead of losing more.
+        var dropsSeen = dropped.load(ordering: .relaxed)
+        var catchingUp = 0
+        let rate = av_q2d(decoder.ctx.pointee.framerate)
+        let oneSecond = rate.isFinite && rate >= 1 && rate <= 240 ? Int(rate.rounded()) : 30
         // A push refused here means the player closed; the packet queue is aborted with it,
         // so feed stops at its next pop.
         let own: (Packet, Int) -> Bool = { [self] p, s in
@@ -86,7 +93,13 @@ extension PlayerEngine {
             return true
         }
         feed(decoder, from: videoPackets, drain: drain, own: own, beforeSend: {
-            let low = lowPower.load(ordering: .relaxed)
+            let drops = dropped.load(ordering: .relaxed)
+            if drops > dropsSeen {
+                dropsSeen = drops
+                catchingUp = oneSecond
+            }
+            if catchingUp > 0 { catchingUp -= 1 }
+            let low = lowPower.load(ordering: .relaxed) || catchingUp > 0
             if low != lowPowerApplied {
                 // A thumbnail does not show what the deblocking filter smooths.
                 decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT

@@ -105,8 +105,10 @@ extension PlayerEngine {
                 return .wait(min(0.25, mainClock.realSeconds(s.audioEndPTS - clock)))
             }
         }
-        // Let the last picture stay for its own duration (the last frame of a GIF).
-        if options.untimed { return .finished }
+        // Let the last picture stay for its own duration (the last frame of a GIF). A still
+        // has no time of its own: its packet's duration is the demuxer's made-up rate (1/25 s
+        // for a PNG), and waiting it out held every picture of a slide show 40 ms too long.
+        if options.untimed || info?.kind == .image { return .finished }
         if mainClock.isAnchored && clock < mainLastEnd { return .wait(min(0.25, mainClock.realSeconds(mainLastEnd - clock))) }
         return .finished
     }

@@ -13,15 +13,20 @@ public final class Scaler {
     private var rotateBuffer: UnsafeMutableRawPointer?
     private var rotateBufferSize = 0
 
-    /// Speed against quality: moving video wants fast bilinear, a still a better filter.
-    public enum Quality: Sendable { case fast, best }
+    /// Speed against quality: moving video wants fast bilinear, a still a better filter,
+    /// and a tiny picture blown up many times its own pixels as blocks.
+    public enum Quality: Sendable { case fast, best, blocks }
 
     public init() {}
+
+    /// Half, quarter and eighth size copies of the last video frame (see Scaler+Halving).
+    var halves: [UnsafeMutablePointer<AVFrame>] = []
 
     deinit {
         sws_freeContext(sws)
         rotateBuffer?.deallocate()
         for t in targets { var p: UnsafeMutablePointer<AVFrame>? = t.frame; av_frame_free(&p) }
+        for h in halves { var p: UnsafeMutablePointer<AVFrame>? = h; av_frame_free(&p) }
     }
 
     /// Scales `frame` to fill `rect` of `target`, turning it by `rotation` degrees
@@ -36,6 +41,13 @@ public final class Scaler {
             renderCropped(frame, into: target, rect: rect, visible: r, quality: quality, turn: turn)
             return
         }
+        if turn == 0 && quality == .blocks {
+            magnify(frame, into: target.base + r.y * target.stride + r.x * 4, stride: target.stride,
+                    width: r.width, height: r.height)
+            return
+        }
+        // Blocks only for the whole picture upright; turned or cropped it scales as video does.
+        let quality = quality == .blocks ? .fast : quality
         if turn == 0 {
             scale(frame, into: target.base + r.y * target.stride + r.x * 4, stride: target.stride,
                   width: r.width, height: r.height, quality: quality)
@@ -108,7 +120,7 @@ public final class Scaler {
     private func context(for f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, quality: Quality) -> OpaquePointer? {
         // Moving video: fast bilinear, no accurate rounding (a frame is gone in 33 ms).
         // Stills: bicubic with accurate rounding and full chroma.
-        let flags = quality == .fast ? SWS_FAST_BILINEAR : (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+        let flags = quality == .best ? (SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT) : SWS_FAST_BILINEAR
         let g = Geometry(srcW: f.pointee.width, srcH: f.pointee.height, srcFormat: f.pointee.format,
                          dstW: Int32(width), dstH: Int32(height), flags: flags, colour: SourceColour(of: f))
         if g == geometry, let sws { return sws }
@@ -159,9 +171,9 @@ public final class Scaler {
         return fr
     }
 
-    private func scale(_ frame: VideoFrame, into dst: UnsafeMutableRawPointer, stride: Int,
+    func scale(_ frame: VideoFrame, into dst: UnsafeMutableRawPointer, stride: Int,
                        width: Int, height: Int, quality: Quality) {
-        let f = frame.frame.raw
+        let f = quality == .fast ? halved(frame.frame.raw, toward: width, height) : frame.frame.raw
         guard let sws = context(for: f, width: width, height: height, quality: quality),
               let out = targetFrame(dst, stride: stride, width: width, height: height) else { return }
         let hdr = geometry?.colour.hdr

@@ -128,7 +128,12 @@ extension MediaQueue {
             presentNext()
             return 0
         }
-        return max(0.01, v.imageDuration - (now - s.firstShownAt))
+        // A still's time runs from when it finished showing, which is when isDone counts
+        // from; an animation waiting for its first loop to end is looked at every 10 ms.
+        // (A flat 10 ms floor held every picture of a fast slide show that long.)
+        let since = v.info?.kind == .image ? s.progress.finishedAt ?? s.firstShownAt : s.firstShownAt
+        let left = v.imageDuration - (now - since)
+        return left > 0 ? left : 0.01
     }
 
     /// Start of the run and frames dropped by views already dismissed.

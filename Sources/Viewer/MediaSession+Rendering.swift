@@ -103,12 +103,12 @@ extension MediaSession {
         if let f = pictureToShow, let r = contentRect(width: buffer.width, height: buffer.height) {
             fillBars(buffer, around: r)
             let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
-            let quality: Scaler.Quality = info?.kind == .image ? .best : .fast
+            let picture = sharperPicture(than: f, shownAs: r)
             let scaler = self.scaler ?? Scaler()
             self.scaler = scaler
-            scaler.render(sharperPicture(than: f, shownAs: r), into: target,
+            scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
-                          quality: quality, rotation: transform.rotation)
+                          quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
         } else if showsThumbnail, let img = view.content.thumbnailImage {
             buffer.clear()
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
@@ -116,6 +116,18 @@ extension MediaSession {
             buffer.clear()
         }
         drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
+    }
+
+    /// Moving pictures scale fast; a still gets the better filter, unless it is blown up so
+    /// far that its own pixels are the detail: bicubic then costs twelve times the work of
+    /// fast bilinear (a 64x48 icon filling 960x720: 92 against 8 million instructions) for a
+    /// picture that looks the same, and a slide show of small pictures pays it every item.
+    /// A picture under 16 pixels on a side shows its pixels as blocks.
+    func quality(for picture: VideoFrame, shownAs r: Rect) -> Scaler.Quality {
+        guard info?.kind == .image else { return .fast }
+        let (w, h) = picture.displaySize
+        guard w > 0, h > 0, r.width >= w * 3, r.height >= h * 3 else { return .best }
+        return min(w, h) < 16 ? .blocks : .fast
     }
 
     private func fillBars(_ b: PixelBuffer, around full: Rect) {

@@ -2,15 +2,55 @@
 """scripts/bench/report.py SAMPLES OUT.md [--readme README.md]
 
 Turns the bench's samples (case, subject, metric, value per line) into a markdown table of
-medians and ratios against the targets of issue 6, prints it, writes OUT.md and, with
---readme, replaces the part of the README between the bench-table markers.
+medians and ratios against the targets, prints it, writes OUT.md and, with --readme, replaces
+the part of the README between the bench-table markers.
+
+Cases kept in files of their own add their rows from scripts/bench/rows-NAME.py: each defines
+`rows(b)`, where `b` is the Bench below (its samples and the helpers med, fmt, ratio, verdict,
+row). Rows are ordered by case.
 """
+import glob
 import os
 import platform
+import runpy
 import statistics
 import sys
 import time
 from collections import defaultdict
+
+# Where each case's rows go in the table; cases not listed follow, by name.
+ORDER = ["a", "a2", "b", "c", "d", "e", "f", "g", "h", "i", "m"]
+
+
+class Bench:
+    """The samples and the helpers a rows-NAME.py file builds its rows with."""
+
+    def __init__(self, data, rows):
+        self.data = data
+        self._rows = rows
+        self.case = None
+
+    def values(self, case, subject, metric):
+        return self.data.get((case, subject, metric), [])
+
+    def med(self, case, subject, metric):
+        v = self.data.get((case, subject, metric))
+        return statistics.median(v) if v else None
+
+    @staticmethod
+    def fmt(v, unit="", digits=3):
+        return "n/a" if v is None else f"{v:.{digits}f}{unit}"
+
+    @staticmethod
+    def ratio(a, b):
+        return a / b if a is not None and b not in (None, 0) else None
+
+    @staticmethod
+    def verdict(ok):
+        return "n/a" if ok is None else ("yes" if ok else "**no**")
+
+    def row(self, *cells):
+        self._rows.append((self.case, cells))
 
 
 def main():
@@ -31,87 +71,82 @@ def main():
         except ValueError:
             pass
 
-    def med(case, subject, metric):
-        v = data.get((case, subject, metric))
-        return statistics.median(v) if v else None
-
-    def n(case, subject, metric):
-        return len(data.get((case, subject, metric), []))
-
-    def fmt(v, unit="", digits=3):
-        if v is None:
-            return "n/a"
-        return f"{v:.{digits}f}{unit}"
-
-    def ratio(a, b):
-        return a / b if a is not None and b not in (None, 0) else None
-
-    def verdict(ok):
-        return "n/a" if ok is None else ("yes" if ok else "**no**")
-
-    rows = []  # case, measure, ours, peer, ratio, target, met
+    collected = []  # (case, cells): case, measure, ours, peer, ratio, target, met
+    b = Bench(data, collected)
+    med, fmt, ratio, verdict = b.med, b.fmt, b.ratio, b.verdict
 
     def row(*cells):
-        rows.append(cells)
+        b.row(*cells)
 
     cases = sorted({k[0] for k in data})
     if "a" in cases:
+        b.case = "a"
         frames = 300
         ow, mw, fw = med("a", "ours", "wall"), med("a", "mpv", "wall"), med("a", "ffmpeg", "wall")
-        ofps = frames / ow if ow else None
-        mfps = frames / mw if mw else None
-        r1, r2 = ratio(ofps, mfps), ratio(ow, fw)
-        row("(a) 300 frames 1080p30 H.264 into 1280x720, untimed", "frames/s (wall clock)",
-            fmt(ofps, "", 1), f"mpv {fmt(mfps, '', 1)}", fmt(r1, "x", 2), ">= 1.5x", verdict(r1 and r1 >= 1.5))
-        row("", "wall time", fmt(ow, " s"), f"ffmpeg decode only {fmt(fw, ' s')}", fmt(r2, "x", 2), "<= 1.25x",
-            verdict(r2 and r2 <= 1.25))
+        r2 = ratio(ow, fw)
+        row("(a) 300 frames 1080p30 H.264 into 1280x720, untimed", "wall time", fmt(ow, " s"),
+            f"ffmpeg decode only {fmt(fw, ' s')}", fmt(r2, "x", 2), "<= 1.10x", verdict(r2 and r2 <= 1.10))
+        row("", "frames/s (wall clock)", fmt(frames / ow if ow else None, "", 1),
+            f"mpv {fmt(frames / mw if mw else None, '', 1)}", fmt(ratio(mw, ow), "x", 2), "", "")
     if "b" in cases:
+        b.case = "b"
         ow, mw, fw = med("b", "ours", "wall"), med("b", "mpv", "wall"), med("b", "feh", "wall")
         r1, r2 = ratio(ow, mw), ratio(ow, fw)
         row("(b) 6000x4000 JPEG to first frame in 1280x720, then exit", "wall time", fmt(ow, " s"),
-            f"mpv {fmt(mw, ' s')}", fmt(r1, "x", 2), "<= 0.5x", verdict(r1 and r1 <= 0.5))
-        row("", "wall time", fmt(ow, " s"), f"feh {fmt(fw, ' s')}", fmt(r2, "x", 2), "<= 1x", verdict(r2 and r2 <= 1))
+            f"mpv {fmt(mw, ' s')}", fmt(r1, "x", 2), "<= 0.25x", verdict(r1 and r1 <= 0.25))
+        row("", "wall time", fmt(ow, " s"), f"feh {fmt(fw, ' s')}", fmt(r2, "x", 2), "<= 0.5x",
+            verdict(r2 and r2 <= 0.5))
         orss, mrss, frss = med("b", "ours", "rss"), med("b", "mpv", "rss"), med("b", "feh", "rss")
         row("", "peak RSS", fmt(orss and orss / 1024, " MiB", 0),
             f"mpv {fmt(mrss and mrss / 1024, ' MiB', 0)}, feh {fmt(frss and frss / 1024, ' MiB', 0)}",
             fmt(ratio(orss, mrss), "x", 2), "", "")
     if "c" in cases:
+        b.case = "c"
         oc, mc = med("c", "ours", "cpu"), med("c", "mpv", "cpu")
         orss, mrss = med("c", "ours", "rss"), med("c", "mpv", "rss")
         od, md = data.get(("c", "ours", "dropped"), []), data.get(("c", "mpv", "dropped"), [])
         r1, r2 = ratio(oc, mc), ratio(orss, mrss)
         row("(c) 10 s 720p30 with sound, real time", "CPU s (player + X server)", fmt(oc, " s", 2),
-            f"mpv {fmt(mc, ' s', 2)}", fmt(r1, "x", 2), "<= 0.8x", verdict(r1 and r1 <= 0.8))
+            f"mpv {fmt(mc, ' s', 2)}", fmt(r1, "x", 2), "<= 0.6x", verdict(r1 and r1 <= 0.6))
         row("", "peak RSS", fmt(orss and orss / 1024, " MiB", 0), f"mpv {fmt(mrss and mrss / 1024, ' MiB', 0)}",
-            fmt(r2, "x", 2), "<= 0.8x", verdict(r2 and r2 <= 0.8))
+            fmt(r2, "x", 2), "<= 0.6x", verdict(r2 and r2 <= 0.6))
         row("", "dropped frames (max of runs)", fmt(max(od) if od else None, "", 0),
             f"mpv {fmt(max(md) if md else None, '', 0)}", "", "0", verdict(max(od) == 0 if od else None))
     if "d" in cases:
+        b.case = "d"
         keys = sorted({k[2] for k in data if k[0] == "d" and k[2].startswith("next_ms_")})
-        worst = None
         for k in keys:
             m = med("d", "ours", k)
             _, _, idx, kind = k.split("_", 3)
-            worst = m if worst is None else max(worst, m)
             row("(d) presentNext to the next item's first frame" if k == keys[0] else "",
-                f"to item {int(idx) + 1} ({kind})", fmt(m, " ms", 1), "", "", "<= 50 ms", verdict(m <= 50))
+                f"to item {int(idx) + 1} ({kind})", fmt(m, " ms", 1), "", "", "<= 16 ms", verdict(m <= 16))
     if "e" in cases:
+        b.case = "e"
         fs, mn = med("e", "ours", "cpu_fullscreen"), med("e", "ours", "cpu_minimized")
-        r = ratio(mn, fs)
-        row("(e) CPU minimized vs fullscreen, 720p30 with sound", "CPU (player + X server), share of a core",
-            f"minimized {fmt(mn and mn * 100, ' %', 0)}", f"fullscreen {fmt(fs and fs * 100, ' %', 0)}",
-            fmt(r, "x", 2), "<= 0.5x", verdict(r and r <= 0.5))
-
+        dec = med("e", "ffmpeg", "cpu_decode")
+        r = ratio(mn, dec)
+        row("(e) minimized, 720p30 with sound", "CPU (player + X server), share of a core",
+            f"minimized {fmt(mn and mn * 100, ' %', 0)} (fullscreen {fmt(fs and fs * 100, ' %', 0)})",
+            f"ffmpeg decoding alone at the thumbnail's settings {fmt(dec and dec * 100, ' %', 0)}",
+            fmt(r, "x", 2), "<= 1.15x", verdict(r and r <= 1.15))
     if "m" in cases:
+        b.case = "m"
         p95, worst = med("m", "ours", "frame_p95_ms"), med("m", "ours", "frame_max_ms")
         row("(m) minimize and restore animation, 720p playing", "frame interval p95", fmt(p95, " ms", 1),
             f"longest {fmt(worst, ' ms', 1)}", "", "<= 16.7 ms", verdict(p95 and p95 <= 16.7))
 
-    if "g" in cases:
-        from gallery_report import gallery_rows
-        rows += gallery_rows(med)
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "rows-*.py"))):
+        b.case = os.path.basename(path)[len("rows-"):-len(".py")]
+        if b.case in cases:
+            runpy.run_path(path)["rows"](b)
 
-    runs = max((len(v) for k, v in data.items() if k[1] == "ours"), default=0)
+    def position(case):
+        return (ORDER.index(case), "") if case in ORDER else (len(ORDER), case)
+
+    rows = [cells for _, cells in sorted(collected, key=lambda r: position(r[0]))]
+
+    # The runs asked for; (g) keeps a sample per flash, so the samples cannot tell.
+    runs = os.environ.get("BENCH_RUNS") or max((len(v) for k, v in data.items() if k[1] == "ours"), default=0)
     loads = [v for k, vs in data.items() if k[1:] == ("machine", "load") for v in vs]
     cpu = "unknown CPU"
     try:
@@ -124,6 +159,9 @@ def main():
     head = ["case", "measure", "mediaview", "peer", "ratio", "target", "met"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
+    missing = [c for c in ORDER if c not in cases]
+    if missing:
+        lines += ["", "Not measured in this run: " + ", ".join(f"({c})" for c in missing) + "."]
     note = (f"Medians of {runs} runs each, ours and the peers alternating; {time.strftime('%Y-%m-%d')}, "
             f"{cpu}, {os.cpu_count()} cores, Linux {platform.release()}, Xvfb 1920x1080x24 with MIT-SHM, "
             f"no GPU; 1-minute load before the cases: {', '.join(f'{l:.2f}' for l in loads) or 'n/a'}. "

@@ -27,7 +27,9 @@ say() { echo "bench: $*" >&2; }
 # ------------------------------------------------------------------- X server
 for n in 1 2 3 4 5 6 7 8 9; do
     [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] && continue
-    Xvfb ":$n" -screen 0 1920x1080x24 -nolisten tcp -noreset -dpi 96 +extension MIT-SHM \
+    # -br: a black root, so the patch probe of (g) and (h) never mistakes the default weave
+    # for a white patch.
+    Xvfb ":$n" -screen 0 1920x1080x24 -br -nolisten tcp -noreset -dpi 96 +extension MIT-SHM \
         >"$work/xvfb.log" 2>&1 &
     xpid=$!
     for i in $(seq 100); do
@@ -93,6 +95,20 @@ wait_event() {
         sleep 0.02
     done
     return 1
+}
+
+# Waits until a file has a line matching the regex; fails after $3 seconds.
+wait_file_line() { wait_event "$@"; }
+
+# The outside observer of (g) and (h), built once a run from scripts/bench/patch-probe.c.
+probe=
+probe_tool() {
+    [ -n "$probe" ] && return 0
+    local compiler
+    compiler=$(command -v cc || command -v clang) || { say "no C compiler for the patch probe"; return 1; }
+    "$compiler" -O2 -o "$work/patch-probe" "$here/patch-probe.c" -lX11 2>"$work/cc-err" ||
+        { say "cannot build the patch probe: $(head -1 "$work/cc-err")"; return 1; }
+    probe=$work/patch-probe
 }
 
 mpv_common=(mpv --no-config --vo=x11 --hwdec=no --geometry=$geom --really-quiet)
@@ -196,6 +212,10 @@ case_e() {
         record e ours cpu_minimized "$(python3 -c "print(($c1 - $c0 + $x1 - $x0) / $hz / 5)")"
         xdotool key q
         wait "$pid"
+        # The floor: FFmpeg alone decoding the clip's picture and sound in real time at the
+        # thumbnail's settings (one decoder thread, no deblocking filter), nothing shown.
+        timed ffmpeg -nostdin -v error -re -threads 1 -skip_loop_filter all -i "$clip" -f null - &&
+            record e ffmpeg cpu_decode "$(python3 -c "print($cpu / $wall)")"
     done
 }
 
@@ -231,8 +251,10 @@ EOF
     done
 }
 
-# (g) the gallery: a case of its own file.
-. "$here/gallery.sh"
+# Cases kept in files of their own (case-NAME.sh) define case_NAME with the helpers above.
+for f in "$here"/case-*.sh; do
+    . "$f"
+done
 
 for c in $BENCH_CASES; do
     say "case ($c), $runs runs"

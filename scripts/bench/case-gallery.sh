@@ -1,4 +1,4 @@
-# scripts/bench/gallery.sh: case (g), the gallery over a folder of 1,000 12-megapixel photos.
+# scripts/bench/case-gallery.sh: case (gallery), the gallery over a folder of 1,000 12-megapixel photos.
 # Sourced by run-cases.sh (its helpers: quiet, record, wait_event, $work, $mv, $media, $runs).
 #
 #   cold: an empty thumbnail cache; `g`, then the thumbnails of the first screen and the
@@ -33,12 +33,12 @@ gallery_run() {
     XDG_CACHE_HOME=$cache "$mv" --windowed --geometry $geom --no-audio --events "$work/events" \
         "$media/gallery1000" >/dev/null 2>"$work/err" </dev/null &
     pid=$!
-    wait_event "$work/events" '"first_frame"' 20 || say "(g) no first frame"
+    wait_event "$work/events" '"first_frame"' 20 || say "(gallery) no first frame"
     sleep 0.5
     local c0 c1
     c0=$(ticks "$pid")
     xdotool key g
-    wait_event "$work/events" '"gallery_first_screen"' 60 || say "(g) the first screen never completed"
+    wait_event "$work/events" '"gallery_first_screen"' 60 || say "(gallery) the first screen never completed"
     # The screen after it is made ahead: wait until the worker has had a quiet second.
     local n=-1 m
     while m=$(grep -c '"thumbnail_made"' "$work/events"); [ "$m" != "$n" ]; do n=$m; sleep 1; done
@@ -53,17 +53,17 @@ shown = next((e["t"] for e in ev if e["event"] == "gallery_shown"), None)
 first = next((e for e in ev if e["event"] == "gallery_first_screen"), None)
 made = [e["t"] for e in ev if e["event"] == "thumbnail_made" and e.get("from") == "made"]
 if first:
-    print(f"g\tours\t{label}_first_screen_ms\t{first['ms']:.1f}")
-    print(f"g\tours\t{label}_first_screen_cells\t{first['cells']}")
+    print(f"gallery\tours\t{label}_first_screen_ms\t{first['ms']:.1f}")
+    print(f"gallery\tours\t{label}_first_screen_cells\t{first['cells']}")
 if label == "cold" and shown is not None and len(made) >= 2:
-    print(f"g\tours\tcold_thumbnails_per_s\t{len(made) / (made[-1] - shown):.1f}")
-    print(f"g\tours\tcold_thumbnails\t{len(made)}")
+    print(f"gallery\tours\tcold_thumbnails_per_s\t{len(made) / (made[-1] - shown):.1f}")
+    print(f"gallery\tours\tcold_thumbnails\t{len(made)}")
     # CPU the player spent from `g` on, per thumbnail: what the rate would be on idle cores.
-    print(f"g\tours\tcold_cpu_ms_per_thumbnail\t{float(sys.argv[3]) * 1000 / len(made):.1f}")
+    print(f"gallery\tours\tcold_cpu_ms_per_thumbnail\t{float(sys.argv[3]) * 1000 / len(made):.1f}")
 PY
 }
 
-case_g() {
+case_gallery() {
     local r
     gallery_folder
     quiet g
