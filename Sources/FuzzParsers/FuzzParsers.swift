@@ -22,6 +22,18 @@ enum FuzzParsers {
             precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
             return
         }
+        // 0xFD: a stored track preview or keyframe index, as read back from the cache; what
+        // decodes must encode back to the same bytes.
+        if selector == 0xFD {
+            if let f = PreviewFile.decode(rest) {
+                precondition(f.width >= 2 && f.width <= 640 && f.height >= 2 && f.height <= 1280, "preview size out of bounds")
+                precondition(PreviewFile.encode(f) == rest, "a stored preview does not round-trip")
+            }
+            if let times = PreviewFile.decodeIndex(rest) {
+                precondition(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "keyframe index out of order")
+            }
+            return
+        }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
         if selector == 0xFE {
             fuzzIPC(rest)

@@ -16,14 +16,17 @@ public final class PreviewStore: Sendable {
     let cache: MediaCache
     let stem: String
     let width: Int
-    /// The whole `previews/` directory's budget: ~1500 previews of 160 x 90.
-    public static let capBytes: Int64 = 32 << 20
+    /// The whole `previews/` directory's budget.
+    let capBytes: Int64
+    /// The default budget: ~1500 previews of 160 x 90.
+    public static let defaultCapBytes: Int64 = 32 << 20
 
-    /// The store of `url`'s previews `width` pixels wide in `cache`; nil when the cache
-    /// cannot be written.
-    public init?(cache: MediaCache, url: String, width: Int) {
+    /// The store of `url`'s previews `width` pixels wide in `cache`, whose `previews/`
+    /// directory is kept within `capBytes`; nil when the cache cannot be written.
+    public init?(cache: MediaCache, url: String, width: Int, capBytes: Int64 = PreviewStore.defaultCapBytes) {
         guard cache.isWritable else { return nil }
         self.cache = cache
+        self.capBytes = capBytes
         stem = cache.root + "/" + MediaCache.Directory.previews.rawValue + "/" + SHA256.hex(url)
         self.width = width
     }
@@ -68,7 +71,7 @@ public final class PreviewStore: Sendable {
         let ok = Glibc.write(fd, bytes, bytes.count) == bytes.count
         close(fd)
         guard ok, rename(temporary, path) == 0 else { unlink(temporary); return }
-        cache.evictPreviews(to: PreviewStore.capBytes)
+        cache.evictPreviews(to: capBytes)
     }
 
     /// The bytes of a regular file of at most `limit` bytes, or nil.
@@ -126,7 +129,7 @@ public enum PreviewFile {
     }
 
     /// A small YUV 4:2:0 frame as the bytes `decode` reads; nil for any other frame.
-    static func encode(_ frame: VideoFrame) -> [UInt8]? {
+    public static func encode(_ frame: VideoFrame) -> [UInt8]? {
         let f = frame.frame.raw
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
         guard f.pointee.format == AV_PIX_FMT_YUV420P.rawValue, w % 2 == 0, h % 2 == 0, w <= 640, h <= 1280 else { return nil }
@@ -155,7 +158,7 @@ public enum PreviewFile {
     }
 
     /// Keyframe times as stored: the magic, then each time as a little-endian double.
-    static func encodeIndex(_ times: [Double]) -> [UInt8] {
+    public static func encodeIndex(_ times: [Double]) -> [UInt8] {
         var out = indexMagic
         out.reserveCapacity(8 + times.count * 8)
         for t in times.prefix(100_000) {

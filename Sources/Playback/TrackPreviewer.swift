@@ -94,6 +94,10 @@ public final class TrackPreviewer: @unchecked Sendable {
         }
     }
 
+    /// Whether a preview is asked for or being made: false once the newest request has its
+    /// picture or was given up.
+    public var isBusy: Bool { lock.withLock { state.wanted != nil || state.working != nil } }
+
     /// Whether previews cannot be had for this source (no picture, no index and no seeking,
     /// or a web server that does not take byte ranges).
     public var isUnavailable: Bool { lock.withLock { state.failed } }
