@@ -50,7 +50,7 @@ public struct InterfaceScale: Sendable, Equatable, CustomStringConvertible {
     /// outside 24...1200 dpi are not a screen's and count as invalid.
     public static func resourceDPI(in text: String) -> ResourceDPI {
         var found = ResourceDPI.unset
-        for raw in text.split(whereSeparator: { $0 == "\n" }) {
+        for raw in text.split(whereSeparator: { $0.isNewline }) {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard line.hasPrefix("Xft.dpi") || line.hasPrefix("*dpi") || line.hasPrefix("Xft*dpi"),
                   let colon = line.firstIndex(of: ":") else { continue }
@@ -83,8 +83,8 @@ public struct InterfaceScale: Sendable, Equatable, CustomStringConvertible {
 extension Substring {
     fileprivate var trimmingSpaces: Substring {
         var s = self
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
         return s
     }
 }
