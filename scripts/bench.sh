@@ -14,11 +14,13 @@
 #   (d) presentNext to the next item's first frame, queue of image, gif, video, audio, video
 #   (e) CPU (player + X server) while minimized against fullscreen, same video, 5 s each
 #   (m) frame times of the minimize and restore animations while a 720p video plays
+#   (p) track preview latency: hover to picture on screen, local file, web, cached and reopened
+#       (scripts/bench/previews.sh)
 #
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
-#   BENCH_CASES       which cases (default "a b c d e")
+#   BENCH_CASES       which cases (default "a b c d e m p")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
 #   BENCH_NO_README   1 to leave README.md alone
@@ -33,7 +35,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a b c d e m}
+export BENCH_CASES=${BENCH_CASES:-a b c d e m p}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

@@ -107,6 +107,12 @@ def main():
         row("(m) minimize and restore animation, 720p playing", "frame interval p95", fmt(p95, " ms", 1),
             f"longest {fmt(worst, ' ms', 1)}", "", "<= 16.7 ms", verdict(p95 and p95 <= 16.7))
 
+    if "p" in cases:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import previews_report
+        for r in previews_report.rows(med, fmt, verdict):
+            row(*r)
+
     runs = max((len(v) for k, v in data.items() if k[1] == "ours"), default=0)
     loads = [v for k, vs in data.items() if k[1:] == ("machine", "load") for v in vs]
     cpu = "unknown CPU"

@@ -231,6 +231,10 @@ EOF
     done
 }
 
+# Cases kept in files of their own: (p) track previews.
+repo_root=$(cd "$here/../.." && pwd)
+. "$here/previews.sh"
+
 for c in $BENCH_CASES; do
     say "case ($c), $runs runs"
     "case_$c"
