@@ -137,13 +137,13 @@ public final class TrackPreviewer: @unchecked Sendable {
         if let stored = store?.keyframes() { lock.withLock { state.keyframes = stored } }
         var work: Work?
         while true {
-            let job: (key: Double, generation: Int)? = lock.withLock {
+            let job: (seconds: Double, key: Double, generation: Int)? = lock.withLock {
                 while state.wanted == nil && !state.closed { lock.wait() }
                 guard !state.closed, let w = state.wanted else { return nil }
                 state.wanted = nil
                 let k = key(w)
                 state.working = k
-                return (k, state.generation)
+                return (w, k, state.generation)
             }
             guard let job else { return }
             if lock.withLock({ state.cache.frame(for: job.key) }) != nil { finish(nil, key: job.key); continue }
@@ -163,7 +163,7 @@ public final class TrackPreviewer: @unchecked Sendable {
                     store?.save(keyframes: opened.keyframes)
                     // The index changed what "this time" means: ask again with its key.
                     lock.withLock {
-                        if state.wanted == nil && state.generation == job.generation { state.wanted = job.key }
+                        if state.wanted == nil && state.generation == job.generation { state.wanted = job.seconds }
                         state.working = nil
                     }
                     continue

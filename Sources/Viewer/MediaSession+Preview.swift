@@ -26,9 +26,13 @@ struct PreviewWait {
         let id = picture.map(ObjectIdentifier.init)
         if id != nil && id == shown { since = nil; return (false, nil) }
         var hovered = false
+        let moved = min(now, pointerMovedAt > 0 ? pointerMovedAt : now)
         if since == nil {
-            since = min(now, pointerMovedAt > 0 ? pointerMovedAt : now)
+            since = moved
             hovered = true
+        } else if let s = since, moved > s {
+            // The pointer moved on while waiting: the wait that counts is for where it is now.
+            since = moved
         }
         guard let id, let start = since else { return (hovered, nil) }
         shown = id
