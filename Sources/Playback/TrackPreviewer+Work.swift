@@ -35,6 +35,8 @@ extension TrackPreviewer {
             guard let dec = try? Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) else { return nil }
             // Keyframes only: the picture a preview shows is the one a fast seek lands on.
             dec.ctx.pointee.skip_frame = AVDISCARD_NONKEY
+            // Deblocking is invisible at 160 px and a good part of a keyframe's decode time.
+            dec.ctx.pointee.skip_loop_filter = AVDISCARD_ALL
             demuxer = d
             decoder = dec
             stream = Int(v)

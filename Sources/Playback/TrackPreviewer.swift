@@ -129,10 +129,10 @@ public final class TrackPreviewer: @unchecked Sendable {
     // MARK: The preview thread.
 
     private func run() {
-        // SCHED_IDLE: only spare CPU time, so playback never waits for a preview. (Linux's
-        // value 5; the macro needs _GNU_SOURCE, which the Glibc module does not define.)
-        var param = sched_param()
-        pthread_setschedparam(pthread_self(), 5, &param)
+        // Nice 10: the playing video's threads (nice 0) get about ten times its share of a
+        // busy core, so playback never waits for a preview, yet a preview is not starved
+        // outright by unrelated work as it was under SCHED_IDLE.
+        _ = cff_nice_this_thread(10)
         // A video previewed before has its keyframe times on disk: keys are known at once.
         if let stored = store?.keyframes() { lock.withLock { state.keyframes = stored } }
         var work: Work?

@@ -36,7 +36,7 @@ previews_pass() {
             sleep 0.02
         done
         if [ "$(grep -c '"track_preview"' "$events")" -gt "$n0" ]; then
-            grep '"track_preview"' "$events" | tail -1 | python3 -c 'import json,sys; print(f"{json.load(sys.stdin)["waited"] * 1000:.2f}")'
+            grep '"track_preview"' "$events" | tail -1 | python3 -c 'import json,sys; print("%.2f" % (json.load(sys.stdin)["waited"] * 1000))'
         else
             echo miss
         fi
