@@ -9,8 +9,8 @@ import Glibc
 /// which keyframe shows a time, so a time already seen is answered from a small cache at
 /// once, and a new one costs one seek and one keyframe. Only the newest request counts: a
 /// pointer that moved on cancels the work for where it was, and a time that could not be
-/// shown within the bounded work is not tried again. Nothing opens until the first request,
-/// so a video nobody hovers costs nothing. With a `PreviewStore` (web video), pictures and
+/// shown within the bounded work is not tried again. Nothing opens until the pointer nears
+/// the track (`prepare`) or the first request, so a video nobody hovers costs nothing. With a `PreviewStore` (web video), pictures and
 /// the index are kept on disk, and a video opened again is previewed from there without
 /// touching the network.
 public final class TrackPreviewer: @unchecked Sendable {
@@ -60,6 +60,16 @@ public final class TrackPreviewer: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Opens the preview pipeline ahead of the first request (the pointer is on its way to
+    /// the track), so the first hovered time waits only for its own keyframe.
+    public func prepare() {
+        lock.withLock {
+            guard !state.started, !state.closed, !state.failed else { return }
+            state.started = true
+            NamedThread.start(name: "mv-preview") { [self] in run() }
+        }
+    }
 
     /// Asks for the picture at `seconds`; the newest request replaces any older one.
     public func request(at seconds: Double) {
@@ -133,9 +143,16 @@ public final class TrackPreviewer: @unchecked Sendable {
         // busy core, so playback never waits for a preview, yet a preview is not starved
         // outright by unrelated work as it was under SCHED_IDLE.
         _ = cff_nice_this_thread(10)
-        // A video previewed before has its keyframe times on disk: keys are known at once.
-        if let stored = store?.keyframes() { lock.withLock { state.keyframes = stored } }
+        // A video previewed before has its keyframe times on disk: keys are known at once,
+        // and its pictures are read from there; anything else is opened now, so that the
+        // first hover waits for one keyframe rather than for the opening too.
         var work: Work?
+        if let stored = store?.keyframes() {
+            lock.withLock { state.keyframes = stored }
+        } else {
+            guard let opened = open() else { return }
+            work = opened
+        }
         while true {
             let job: (seconds: Double, key: Double, generation: Int)? = lock.withLock {
                 while state.wanted == nil && !state.closed { lock.wait() }
@@ -149,18 +166,14 @@ public final class TrackPreviewer: @unchecked Sendable {
             if lock.withLock({ state.cache.frame(for: job.key) }) != nil { finish(nil, key: job.key); continue }
             if let stored = store?.picture(at: job.key) { finish(stored, key: job.key); continue }
             if work == nil {
-                guard let opened = Work(url: url, options: options, width: width, interrupt: interrupt) else {
-                    lock.withLock {
-                        state.failed = true
-                        state.working = nil
-                    }
-                    return
+                // Opening is not abandoned by a newer request: it serves that one too.
+                let known = lock.withLock {
+                    state.working = nil
+                    return state.keyframes
                 }
+                guard let opened = open() else { return }
                 work = opened
-                let known = lock.withLock { state.keyframes }
                 if known != opened.keyframes {
-                    lock.withLock { state.keyframes = opened.keyframes }
-                    store?.save(keyframes: opened.keyframes)
                     // The index changed what "this time" means: ask again with its key.
                     lock.withLock {
                         if state.wanted == nil && state.generation == job.generation { state.wanted = job.seconds }
@@ -179,6 +192,24 @@ public final class TrackPreviewer: @unchecked Sendable {
             }
             finish(picture, key: job.key)
         }
+    }
+
+    /// Opens the source and takes its keyframe index (keeping it on disk when it is new);
+    /// nil, with previews marked unavailable, when there is nothing to preview.
+    private func open() -> Work? {
+        guard let opened = Work(url: url, options: options, width: width, interrupt: interrupt) else {
+            lock.withLock {
+                state.failed = true
+                state.working = nil
+            }
+            return nil
+        }
+        let changed = lock.withLock {
+            defer { state.keyframes = opened.keyframes }
+            return state.keyframes != opened.keyframes
+        }
+        if changed { store?.save(keyframes: opened.keyframes) }
+        return opened
     }
 
     /// Ends the job for `key`, keeping its picture if there is one.

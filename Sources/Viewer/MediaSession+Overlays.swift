@@ -98,6 +98,7 @@ extension MediaSession {
 
     private func drawTrack(on canvas: Canvas, info: MediaInfo, state: RenderState) {
         guard let l = trackLayout(in: canvas.bounds) else { return }
+        if state.pointerNearTrack { trackPreview()?.previewer.prepare() }
         let font = l.font
         let sc = view.currentInterfaceScale
         let baseline = l.band.y + l.band.height / 2 + font.ascent / 2 - 1

@@ -53,6 +53,8 @@ extension MediaSession {
         var pointerX: Int?
         /// When the pointer last moved (the start of a track preview's wait).
         var pointerMovedAt: Double = 0
+        /// The pointer is near the track, likely on its way there: previews get ready.
+        var pointerNearTrack = false
     }
 
     /// The picture to draw now: preview, thumbnail frame, or the media's own frame.

@@ -218,7 +218,9 @@ final class Stage {
             // The track's layout costs text measuring: only worked out when it shows.
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
-                                                 pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt)
+                                                 pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
+                                                 pointerNearTrack: showControls && controls.movedAt > 0
+                                                     && controls.pointer.y >= s.trackRect(in: bounds).y - 3 * s.trackRect(in: bounds).height)
             s.render(into: buf, state: state)
             if infoPanel.isShown, let v = view, !isMinimized {
                 InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels,

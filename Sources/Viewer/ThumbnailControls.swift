@@ -56,6 +56,8 @@ struct ThumbnailControls {
         drawRestore(on: canvas, in: restoreButton)
         Indicators.drawCloseButton(on: canvas, in: closeButton)
         guard playable, let duration = s.info?.duration, duration > 0 else { return }
+        // The pointer is over the thumbnail: its line, and a preview, are a move away.
+        s.trackPreview()?.previewer.prepare()
         let line = Rect(x: 0, y: bounds.height - scale.px(4), width: bounds.width, height: scale.px(4))
         canvas.fillRect(line, color: Color.white.withAlpha(fraction: 0.3))
         let played = Int(Double(bounds.width) * max(0, min(1, s.position / duration)))
