@@ -139,10 +139,12 @@ public final class TrackPreviewer: @unchecked Sendable {
     // MARK: The preview thread.
 
     private func run() {
-        // Nice 10: the playing video's threads (nice 0) get about ten times its share of a
-        // busy core, so playback never waits for a preview, yet a preview is not starved
-        // outright by unrelated work as it was under SCHED_IDLE.
-        _ = cff_nice_this_thread(10)
+        // Nice 5: the playing video's threads (nice 0) get three times its share of a busy
+        // core, and they have queued frames besides, so playback does not wait for a
+        // preview; yet a preview the user is waiting for is not starved by other programs'
+        // work, as it was under SCHED_IDLE (half a second on a loaded machine) and, less,
+        // at nice 10.
+        _ = cff_nice_this_thread(5)
         // A video previewed before has its keyframe times on disk: keys are known at once,
         // and its pictures are read from there; anything else is opened now, so that the
         // first hover waits for one keyframe rather than for the opening too.
