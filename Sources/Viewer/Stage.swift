@@ -216,11 +216,13 @@ final class Stage {
         if let s = view?.session {
             let showControls = controlsVisible(now: now) && !isMinimized
             // The track's layout costs text measuring: only worked out when it shows.
+            // Within three track heights of it, the pointer is taken to be on its way there.
+            let band = s.trackRect(in: bounds)
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
                                                  pointerNearTrack: showControls && controls.movedAt > 0
-                                                     && controls.pointer.y >= s.trackRect(in: bounds).y - 3 * s.trackRect(in: bounds).height)
+                                                     && controls.pointer.y >= band.y - 3 * band.height)
             s.render(into: buf, state: state)
             if infoPanel.isShown, let v = view, !isMinimized {
                 InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels,
@@ -232,9 +234,12 @@ final class Stage {
             }
             if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
                 let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale)
-                tc.draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor,
-                        pointerX: controls.pointer.y >= window.height - tc.hoverBandHeight ? controls.pointer.x : nil,
-                                                       now: now, pointerMovedAt: controls.movedAt)
+                // The time (and preview) under the pointer near the line, but not over the play
+                // button, which the preview would cover.
+                let p = controls.pointer
+                let nearLine = p.y >= window.height - tc.hoverBandHeight && tc.hit(x: p.x, y: p.y) != .playPause
+                tc.draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor, pointerX: nearLine ? p.x : nil,
+                        now: now, pointerMovedAt: controls.movedAt)
             }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
