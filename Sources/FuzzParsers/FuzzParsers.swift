@@ -22,6 +22,20 @@ enum FuzzParsers {
             precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
             return
         }
+        // 0xFC: the root window's resource database text, as any program may set it; what
+        // it says about Xft.dpi is a usable resolution or a short quoted reason.
+        if selector == 0xFC {
+            switch InterfaceScale.resourceDPI(in: text) {
+            case .dpi(let d):
+                precondition(d >= 24 && d <= 1200, "Xft.dpi \(d) accepted")
+                precondition(InterfaceScale(dpi: d) != nil, "no scale for \(d) dpi")
+            case .invalid(let shown):
+                precondition(shown.count <= 40, "the quoted value is not bounded")
+            case .unset:
+                break
+            }
+            return
+        }
         // 0xFD: a stored track preview or keyframe index, as read back from the cache; what
         // decodes must encode back to the same bytes.
         if selector == 0xFD {
