@@ -18,6 +18,9 @@
 #include <libavfilter/buffersrc.h>
 #include <libavfilter/buffersink.h>
 #include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // AVERROR(e) is a function-like macro.
 static inline int cff_averror(int e) { return AVERROR(e); }
@@ -33,5 +36,8 @@ static const int64_t cff_nopts = AV_NOPTS_VALUE;
 static inline AVRational cff_time_base_q(void) { return AV_TIME_BASE_Q; }
 // AVSEEK_FLAG_BACKWARD is imported, but the seek helpers read better with one call.
 static inline int cff_seek_backward(void) { return AVSEEK_FLAG_BACKWARD; }
+// Linux's nice is per thread, by thread id, and gettid() has no prototype without
+// _GNU_SOURCE: the decoding threads that must yield (track previews) lower their own.
+static inline int cff_nice_this_thread(int nice) { return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
 
 #endif

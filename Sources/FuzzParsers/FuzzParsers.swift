@@ -22,10 +22,36 @@ enum FuzzParsers {
             precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
             return
         }
-        // 0xFD: a thumbnail cache file: its text chunks read without trapping, and a text
+        // 0xFB: a thumbnail cache file: its text chunks read without trapping, and a text
         // put into a PNG reads back the same.
-        if selector == 0xFD {
+        if selector == 0xFB {
             fuzzPNGText(rest)
+            return
+        }
+        // 0xFC: the root window's resource database text, as any program may set it; what
+        // it says about Xft.dpi is a usable resolution or a short quoted reason.
+        if selector == 0xFC {
+            switch InterfaceScale.resourceDPI(in: text) {
+            case .dpi(let d):
+                precondition(d >= 24 && d <= 1200, "Xft.dpi \(d) accepted")
+                precondition(InterfaceScale(dpi: d) != nil, "no scale for \(d) dpi")
+            case .invalid(let shown):
+                precondition(shown.count <= 40, "the quoted value is not bounded")
+            case .unset:
+                break
+            }
+            return
+        }
+        // 0xFD: a stored track preview or keyframe index, as read back from the cache; what
+        // decodes must encode back to the same bytes.
+        if selector == 0xFD {
+            if let f = PreviewFile.decode(rest) {
+                precondition(f.width >= 2 && f.width <= 640 && f.height >= 2 && f.height <= 1280, "preview size out of bounds")
+                precondition(PreviewFile.encode(f) == rest, "a stored preview does not round-trip")
+            }
+            if let times = PreviewFile.decodeIndex(rest) {
+                precondition(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "keyframe index out of order")
+            }
             return
         }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.

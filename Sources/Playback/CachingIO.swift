@@ -71,6 +71,11 @@ final class CachingIO: CustomIO, @unchecked Sendable {
             throw error
         }
         io.take(opened)
+        if options.needsByteRanges && !io.seekable {
+            // Stopped at its first answer: the bytes already on their way are all it sends.
+            io.close()
+            throw AVError(message: "the server of \(SourceOptions.redacted(url)) does not take byte ranges")
+        }
         if let total = opened.total { io.size = total; io.sizeProven = true }
         io.file = TransferFile(cache: sinks.cache, size: io.size)
         return io

@@ -157,18 +157,30 @@ final class Interrupt: Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// Monotonic nanoseconds after which a blocking call gives up; 0 while idle.
     private let deadline = Atomic<UInt64>(0)
-    private let timeoutNanos: UInt64
+    private let timeoutNanos: Atomic<UInt64>
+    /// The blocking call under way is no longer wanted; the next `arm` clears it.
+    private let abandoned = Atomic<Bool>(false)
 
     init(timeout: Double) {
-        timeoutNanos = UInt64(SourceOptions.clampedTimeout(timeout) * 1e9)
+        timeoutNanos = Atomic(UInt64(SourceOptions.clampedTimeout(timeout) * 1e9))
     }
 
-    func arm() { deadline.store(MonotonicClock.nanos() + timeoutNanos, ordering: .relaxed) }
+    /// Bounds each later blocking call to `seconds` (a preview's seek, say, once opened).
+    func setTimeout(_ seconds: Double) {
+        timeoutNanos.store(UInt64(SourceOptions.clampedTimeout(seconds) * 1e9), ordering: .relaxed)
+    }
+
+    func arm() {
+        abandoned.store(false, ordering: .relaxed)
+        deadline.store(MonotonicClock.nanos() + timeoutNanos.load(ordering: .relaxed), ordering: .relaxed)
+    }
     func disarm() { deadline.store(0, ordering: .relaxed) }
     func cancel() { cancelled.store(true, ordering: .relaxed) }
+    /// Ends the blocking call under way, if any, but not later ones.
+    func abandon() { abandoned.store(true, ordering: .relaxed) }
 
     func shouldStop() -> Bool {
-        if cancelled.load(ordering: .relaxed) { return true }
+        if cancelled.load(ordering: .relaxed) || abandoned.load(ordering: .relaxed) { return true }
         let d = deadline.load(ordering: .relaxed)
         return d != 0 && MonotonicClock.nanos() > d
     }

@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// The disk cache of web media: `ROOT/{image,video,audio}/<sha256(url)>.<ext>`, with
-/// downloads in progress kept under `ROOT/temp/` until they are complete.
+/// downloads in progress kept under `ROOT/temp/` until they are complete, and the track
+/// previews of web videos under `ROOT/previews/` (`PreviewStore`).
 ///
 /// A file appears under its final name only by `rename(2)` after `fsync`, so a reader never
 /// sees half a download, even after a crash or a `kill -9`. Every directory is mode 0700:
@@ -14,6 +15,8 @@ public final class MediaCache: Sendable {
     /// The cache's subdirectories, and `.all` for all of them.
     public enum Directory: String, CaseIterable, Sendable {
         case all, image, video, audio, temp
+        /// The pictures hovering a web video's track showed, kept for the next opening.
+        case previews
     }
 
     /// The cache's root directory.
@@ -24,6 +27,9 @@ public final class MediaCache: Sendable {
     private let cap: Atomic<Int64>
     /// Serialises commits and evictions, so two finishing downloads do not evict each other.
     private let lock = Locked(())
+    /// Previews saved by this process, so their directory is checked against its budget now
+    /// and then rather than on every save.
+    private let previewSaves = Atomic<Int>(0)
 
     /// The default root: `$XDG_CACHE_HOME/mediaview`, else `~/.cache/mediaview`.
     public static var defaultRoot: String {
@@ -48,7 +54,7 @@ public final class MediaCache: Sendable {
         self.root = root
         cap = Atomic(max(0, capBytes))
         do throws(AVError) {
-            for d in [root] + ([Directory.image, .video, .audio, .temp].map(\.rawValue) + ["records"]).map({ root + "/" + $0 }) {
+            for d in [root] + ([Directory.image, .video, .audio, .temp, .previews].map(\.rawValue) + ["records"]).map({ root + "/" + $0 }) {
                 try MediaCache.makePrivateDirectory(d)
             }
             // Prove it is writable now, so a read-only cache is known at start, not per item.
@@ -133,9 +139,14 @@ public final class MediaCache: Sendable {
         return final
     }
 
-    /// Deletes the files of `directory` (`.all`: every one), leaving the directories.
+    /// Deletes the files of `directory` (`.all`: every one), leaving the directories. The
+    /// previews of videos go with the videos.
     public func clear(_ directory: Directory = .all) {
-        let dirs: [Directory] = directory == .all ? [.image, .video, .audio, .temp] : [directory]
+        let dirs: [Directory] = switch directory {
+        case .all: [.image, .video, .audio, .temp, .previews]
+        case .video: [.video, .previews]
+        default: [directory]
+        }
         lock.withLock { _ in
             for d in dirs {
                 let path = root + "/" + d.rawValue
@@ -167,11 +178,26 @@ public final class MediaCache: Sendable {
         }
     }
 
+    /// Deletes the least recently used previews until `previews/` holds at most `limit`
+    /// bytes. Checked on every 32nd call only: listing the directory costs more than a save.
+    func evictPreviews(to limit: Int64) {
+        guard previewSaves.wrappingAdd(1, ordering: .relaxed).newValue % 32 == 1 else { return }
+        lock.withLock { _ in
+            var files = entries(in: [.previews])
+            var total = files.reduce(0) { $0 + $1.size }
+            guard total > limit else { return }
+            files.sort { $0.mtime < $1.mtime }
+            for f in files where total > limit * 3 / 4 {
+                if unlink(f.path) == 0 { total -= f.size }
+            }
+        }
+    }
+
     private struct Entry { var path: String; var size: Int64; var mtime: Double }
 
-    private func entries() -> [Entry] {
+    private func entries(in directories: [Directory] = [.image, .video, .audio]) -> [Entry] {
         var out: [Entry] = []
-        for d in [Directory.image, .video, .audio] {
+        for d in directories {
             let dir = root + "/" + d.rawValue
             for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
                 var st = stat()

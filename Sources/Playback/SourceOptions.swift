@@ -11,6 +11,10 @@ public struct SourceOptions: Sendable {
     public var caFile: String = SourceOptions.defaultCAFile
     /// Decode threads for libavcodec; 0 lets it choose from the cores.
     public var decodeThreads: Int = 0
+    /// Web media is read only where asked, by byte ranges: a server that does not take
+    /// them is refused at its first answer. For readers that jump around a file they do not
+    /// play (track previews), where reading on to each target would download all of it.
+    public var needsByteRanges = false
 
     // Caching. Set by the viewer; with none of them, web media is read straight.
     /// Disk cache for web media: read before the network, written while streaming.

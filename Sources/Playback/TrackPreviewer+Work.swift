@@ -10,13 +10,20 @@ extension TrackPreviewer {
         let rotation: Int
         /// Keyframe times from the container's index, in order; empty when it has none.
         let keyframes: [Double]
+        /// Ends the blocking read or seek under way when the pointer moved on.
+        let interrupt: Interrupt
         /// Packets read for one picture at most: a file with one keyframe an hour gives up
         /// rather than decode the hour.
         static let readBudget = 600
+        /// Seconds one seek or read may block once the file is open: a file without an index
+        /// is seeked by reading through it, which gives up rather than take longer.
+        static let stepTimeout = 2.0
 
         /// Opens `url` for previews; nil when it has no moving picture to preview.
-        init?(url: String, options: SourceOptions, width: Int) {
-            guard let d = try? Demuxer(url: url, options: options) else { return nil }
+        init?(url: String, options: SourceOptions, width: Int, interrupt: Interrupt) {
+            guard let d = try? Demuxer(url: url, options: options, interrupt: interrupt) else { return nil }
+            interrupt.setTimeout(Work.stepTimeout)
+            self.interrupt = interrupt
             let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             guard v >= 0 else { return nil }
             let st = d.stream(Int(v))
@@ -28,6 +35,8 @@ extension TrackPreviewer {
             guard let dec = try? Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) else { return nil }
             // Keyframes only: the picture a preview shows is the one a fast seek lands on.
             dec.ctx.pointee.skip_frame = AVDISCARD_NONKEY
+            // Deblocking is invisible at 160 px and a good part of a keyframe's decode time.
+            dec.ctx.pointee.skip_loop_filter = AVDISCARD_ALL
             demuxer = d
             decoder = dec
             stream = Int(v)

@@ -5,6 +5,7 @@
 @_exported import struct Windowing.RGBAImage
 @_exported import struct Windowing.Rect
 @_exported import struct Windowing.KeyEvent
+@_exported import struct Windowing.InterfaceScale
 @_exported import struct Playback.MediaInfo
 @_exported import struct Playback.PlayerOptions
 @_exported import struct Playback.SourceOptions

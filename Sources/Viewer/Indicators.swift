@@ -127,12 +127,13 @@ enum Indicators {
     /// streams produce nonsense. Labels are the caller's, drawn with `FontRenderer`.
     /// Chapter marks: a short white tick across the track at each chapter's start (given
     /// as fractions of the duration), the first chapter's start at 0 left out.
-    static func drawChapterMarks(on canvas: Canvas, in rect: Rect, starts: [Double]) {
-        let bar = progressTrackBar(in: rect, hover: false, thickness: 3, hoverThickness: 6)
+    static func drawChapterMarks(on canvas: Canvas, in rect: Rect, starts: [Double], scale: InterfaceScale = .one) {
+        let bar = progressTrackBar(in: rect, hover: false, thickness: scale.px(3), hoverThickness: scale.px(6))
         guard bar.width > 0 else { return }
+        let w = scale.px(2), reach = scale.px(4)
         for f in starts where f.isFinite && f > 0.001 && f < 1 {
             let x = bar.x + Int((Double(bar.width) * f).rounded())
-            canvas.fillRect(Rect(x: x - 1, y: bar.y - 4, width: 2, height: bar.height + 8), color: Color.white.withAlpha(fraction: 0.9))
+            canvas.fillRect(Rect(x: x - w / 2, y: bar.y - reach, width: w, height: bar.height + 2 * reach), color: Color.white.withAlpha(fraction: 0.9))
         }
     }
 

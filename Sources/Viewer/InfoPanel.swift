@@ -88,19 +88,19 @@ struct InfoPanel {
     }
 
     /// Draws the lines in a dark box at the top left, below the top buffer.
-    static func draw(_ lines: [Line], on canvas: Canvas, top: Int) {
-        guard !lines.isEmpty, let font = FontCache.shared.font(family: nil, size: 15) else { return }
+    static func draw(_ lines: [Line], on canvas: Canvas, top: Int, scale sc: InterfaceScale = .one) {
+        guard !lines.isEmpty, let font = FontCache.shared.font(family: nil, size: sc.px(15)) else { return }
         let labelWidth = lines.map { font.measure($0.label).width }.max() ?? 0
-        let maxValue = max(40, canvas.bounds.width - labelWidth - 80)
+        let maxValue = max(sc.px(40), canvas.bounds.width - labelWidth - sc.px(80))
         let values = lines.map { font.truncated($0.value, toWidth: maxValue) }
         let valueWidth = values.map { font.measure($0).width }.max() ?? 0
-        let step = font.lineHeight + 4
-        let box = Rect(x: 16, y: top + 16, width: labelWidth + valueWidth + 44, height: step * lines.count + 20)
-        canvas.fillRoundedRect(box, radius: 8, color: Color.black.withAlpha(fraction: 0.75))
+        let step = font.lineHeight + sc.px(4)
+        let box = Rect(x: sc.px(16), y: top + sc.px(16), width: labelWidth + valueWidth + sc.px(44), height: step * lines.count + sc.px(20))
+        canvas.fillRoundedRect(box, radius: Double(sc.px(8)), color: Color.black.withAlpha(fraction: 0.75))
         for (i, line) in lines.enumerated() {
-            let baseline = box.y + 10 + i * step + font.ascent
-            _ = font.draw(line.label, at: box.x + 14, baseline: baseline, color: Color(rgb: 0xAAAAAA), on: canvas)
-            _ = font.draw(values[i], at: box.x + 30 + labelWidth, baseline: baseline, color: .white, on: canvas)
+            let baseline = box.y + sc.px(10) + i * step + font.ascent
+            _ = font.draw(line.label, at: box.x + sc.px(14), baseline: baseline, color: Color(rgb: 0xAAAAAA), on: canvas)
+            _ = font.draw(values[i], at: box.x + sc.px(30) + labelWidth, baseline: baseline, color: .white, on: canvas)
         }
     }
 }

@@ -51,6 +51,10 @@ extension MediaSession {
         var trackHover: Bool = false
         /// The pointer, for the time shown above the track while hovering.
         var pointerX: Int?
+        /// When the pointer last moved (the start of a track preview's wait).
+        var pointerMovedAt: Double = 0
+        /// The pointer is near the track, likely on its way there: previews get ready.
+        var pointerNearTrack = false
     }
 
     /// The picture to draw now: preview, thumbnail frame, or the media's own frame.

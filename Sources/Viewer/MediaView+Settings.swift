@@ -40,10 +40,15 @@ extension MediaView {
         public var shouldShowTrack = true
         /// Hovering the track of a video shows a picture of the time under the pointer.
         public var shouldShowTrackPreviews = true
-        /// The width of those pictures, in pixels (64 to 480).
+        /// The width of those pictures at 1x, in pixels (64 to 480); drawn larger at a
+        /// larger `interfaceScale`, and smaller where the minimized thumbnail has no room.
         public var trackPreviewWidth = 160 {
             didSet { trackPreviewWidth = max(64, min(480, trackPreviewWidth)) }
         }
+        /// How large the overlays (track, labels, buttons, messages, hit areas) are drawn:
+        /// nil (the default) follows the desktop (`Xft.dpi`, else the monitor's resolution);
+        /// `.one`, `.oneAndHalf` or `.two` fixes it.
+        public var interfaceScale: InterfaceScale?
         /// The right-hand time label counts down what is left instead of the duration.
         public var shouldDisplayRemainingTime = false
         /// The font family of the track's labels (fontconfig name); nil for the default.

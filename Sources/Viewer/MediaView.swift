@@ -83,6 +83,11 @@ public final class MediaView {
     public var isPreviewing: Bool { session?.small.isPreviewing ?? false }
     /// Whether the view is shrunk into the corner thumbnail.
     public var isMinimized: Bool { stage?.isMinimized ?? false }
+    /// The scale its overlays are drawn at now: `settings.interfaceScale`, else the
+    /// desktop's, else 1x.
+    public var currentInterfaceScale: InterfaceScale {
+        settings.interfaceScale ?? stage?.desktopScale ?? .one
+    }
     /// Whether the view is presented fullscreen (or would be, once restored from the
     /// thumbnail); false in a window or embedded in a host window.
     public var isFullscreen: Bool {

@@ -61,6 +61,12 @@ public protocol MediaViewDelegate: AnyObject {
     func mediaViewDidRotate(_ mediaView: MediaView)
     /// The picture on screen was saved as a PNG file at `path` (the `screenshot` command).
     func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String)
+    /// The pointer came to a time on the track (`position` seconds) whose preview picture
+    /// is not on screen yet: a wait for a preview starts (once per wait, not per motion).
+    func mediaView(_ mediaView: MediaView, didHoverTrackAt position: Double)
+    /// The preview picture of a hovered time reached the screen, `waited` seconds after the
+    /// pointer came there.
+    func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double)
     /// The user clicked the title.
     func handleTitleSelection(in mediaView: MediaView)
     /// The user clicked the details.
@@ -103,6 +109,8 @@ public extension MediaViewDelegate {
     func mediaViewWillRotate(_ mediaView: MediaView) {}
     func mediaViewDidRotate(_ mediaView: MediaView) {}
     func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) {}
+    func mediaView(_ mediaView: MediaView, didHoverTrackAt position: Double) {}
+    func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double) {}
     func handleTitleSelection(in mediaView: MediaView) {}
     func handleDetailsSelection(in mediaView: MediaView) {}
     func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item) {}

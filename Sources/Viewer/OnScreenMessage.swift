@@ -12,14 +12,15 @@ struct OnScreenMessage {
 
     /// Draws the message in a dark box at the top left, below the title band's place.
     @MainActor
-    func draw(on canvas: Canvas, topBuffer: Int) {
-        guard let font = FontCache.shared.font(family: nil, size: 18) else { return }
+    func draw(on canvas: Canvas, topBuffer: Int, scale sc: InterfaceScale = .one) {
+        guard let font = FontCache.shared.font(family: nil, size: sc.px(18)) else { return }
         let b = canvas.bounds
-        let s = font.truncated(text, toWidth: max(40, b.width - 64))
+        let s = font.truncated(text, toWidth: max(sc.px(40), b.width - sc.px(64)))
         let size = font.measure(s)
-        let box = Rect(x: 16, y: topBuffer + 16, width: size.width + 24, height: font.ascent + size.descent + 16)
-        canvas.fillRoundedRect(box, radius: 6, color: Color.black.withAlpha(fraction: 0.6))
-        _ = font.draw(s, at: box.x + 12, baseline: box.y + 8 + font.ascent, color: .white, on: canvas)
+        let box = Rect(x: sc.px(16), y: topBuffer + sc.px(16), width: size.width + sc.px(24),
+                       height: font.ascent + size.descent + sc.px(16))
+        canvas.fillRoundedRect(box, radius: Double(sc.px(6)), color: Color.black.withAlpha(fraction: 0.6))
+        _ = font.draw(s, at: box.x + sc.px(12), baseline: box.y + sc.px(8) + font.ascent, color: .white, on: canvas)
     }
 }
 

@@ -26,6 +26,7 @@ extension Stage {
             handleButton(b, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
+            controls.movedAt = now
             if isMinimized { controls.pointerInside = true; needsRedraw = true }
             let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
             if held, gestures.scrubbing, let v = view, let hit = trackHit() {
@@ -133,9 +134,9 @@ extension Stage {
             needsRedraw = true
             return
         }
-        let top = v.topBuffer.pixels
-        if controlsVisible(now: now), v.title != nil || v.details != nil, y >= top, y < top + 68 {
-            if y < top + 40 { v.notify { $0.handleTitleSelection(in: v) } }
+        let top = v.topBuffer.pixels, sc = v.currentInterfaceScale
+        if controlsVisible(now: now), v.title != nil || v.details != nil, y >= top, y < top + sc.px(68) {
+            if y < top + sc.px(40) { v.notify { $0.handleTitleSelection(in: v) } }
             else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
             return
         }
@@ -150,7 +151,7 @@ extension Stage {
     /// A click on the thumbnail: its controls when they show, else (and anywhere off them)
     /// back to full size.
     private func clickThumbnail(x: Int, y: Int) {
-        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds).hit(x: x, y: y) : .elsewhere
+        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one).hit(x: x, y: y) : .elsewhere
         switch hit {
         case .playPause: view?.togglePlay()
         case .close: router.execute(.dismiss, on: self)

@@ -65,6 +65,8 @@ final class Stage {
         /// Controls stay visible until then (pointer moved, key pressed).
         var until: Double = 0
         var pointer: (x: Int, y: Int) = (0, 0)
+        /// When the pointer last moved: where a track preview's wait starts.
+        var movedAt: Double = 0
         /// The pointer is over the window (a thumbnail shows its controls then).
         var pointerInside = false
     }
@@ -110,6 +112,7 @@ final class Stage {
         loop.attach(window, surface: surface)
         window.setTitle("mediaview")
         window.setIcons(options.windowIcons)
+        if let w = display.takeScaleWarning() { warn?(w) }
         // Files and links dragged from a file manager or browser; an embedded view's host
         // decides about drops on its own window.
         if options.parentWindow == nil { window.acceptDrops() }
@@ -214,19 +217,30 @@ final class Stage {
         if let s = view?.session {
             let showControls = controlsVisible(now: now) && !isMinimized
             // The track's layout costs text measuring: only worked out when it shows.
+            // Within three track heights of it, the pointer is taken to be on its way there.
+            let band = s.trackRect(in: bounds)
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
-                                                 pointerX: controls.pointer.x)
+                                                 pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
+                                                 pointerNearTrack: showControls && controls.movedAt > 0
+                                                     && controls.pointer.y >= band.y - 3 * band.height)
             s.render(into: buf, state: state)
             if infoPanel.isShown, let v = view, !isMinimized {
-                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels)
+                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels,
+                               scale: v.currentInterfaceScale)
             }
             if let m = view?.message, m.until > now, !isMinimized {
-                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0)
+                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0,
+                       scale: view?.currentInterfaceScale ?? .one)
             }
             if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
-                ThumbnailControls(bounds: bounds).draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor,
-                                                       pointerX: controls.pointer.y >= window.height - 40 ? controls.pointer.x : nil)
+                let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale)
+                // The time (and preview) under the pointer near the line, but not over the play
+                // button, which the preview would cover.
+                let p = controls.pointer
+                let nearLine = p.y >= window.height - tc.hoverBandHeight && tc.hit(x: p.x, y: p.y) != .playPause
+                tc.draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor, pointerX: nearLine ? p.x : nil,
+                        now: now, pointerMovedAt: controls.movedAt)
             }
             if fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
@@ -245,4 +259,8 @@ final class Stage {
     }
 
     var bounds: Rect { Rect(x: 0, y: 0, width: window.width, height: window.height) }
+
+    /// The scale the desktop asks its interfaces to be drawn at (`Xft.dpi`, else the
+    /// monitor's resolution, else 1x).
+    var desktopScale: InterfaceScale { display.desktopScale }
 }

@@ -7,6 +7,8 @@ import Windowing
 /// The middle stays free: a click there restores, as a click on any thumbnail does.
 struct ThumbnailControls {
     let bounds: Rect
+    /// The interface scale: buttons, line, label and hit areas grow with it.
+    var scale: InterfaceScale = .one
 
     /// What a click on the thumbnail meets.
     enum Hit: Equatable {
@@ -19,13 +21,16 @@ struct ThumbnailControls {
         case elsewhere
     }
 
-    private var button: Int { max(20, min(36, bounds.height / 5)) }
-    var playButton: Rect { Rect(x: 6, y: bounds.height - 18 - button, width: button, height: button) }
-    var restoreButton: Rect { Rect(x: 6, y: 6, width: button, height: button) }
-    var closeButton: Rect { Rect(x: bounds.width - 6 - button, y: 6, width: button, height: button) }
+    private var button: Int { max(scale.px(20), min(scale.px(36), bounds.height / 5)) }
+    private var margin: Int { scale.px(6) }
+    var playButton: Rect { Rect(x: margin, y: bounds.height - scale.px(18) - button, width: button, height: button) }
+    var restoreButton: Rect { Rect(x: margin, y: margin, width: button, height: button) }
+    var closeButton: Rect { Rect(x: bounds.width - margin - button, y: margin, width: button, height: button) }
     /// The band along the bottom that the progress line lives in (taller than the line, to
     /// be easy to hit).
-    var progressBand: Rect { Rect(x: 0, y: bounds.height - 14, width: bounds.width, height: 14) }
+    var progressBand: Rect { Rect(x: 0, y: bounds.height - scale.px(14), width: bounds.width, height: scale.px(14)) }
+    /// The pointer this close to the bottom shows the time (and preview) under it.
+    var hoverBandHeight: Int { scale.px(40) }
 
     func hit(x: Int, y: Int) -> Hit {
         if closeButton.contains(x: x, y: y) { return .close }
@@ -37,9 +42,12 @@ struct ThumbnailControls {
         return .elsewhere
     }
 
-    /// Draws the controls over the picture; the progress line only for playable media.
+    /// Draws the controls over the picture; the progress line only for playable media, with
+    /// the time under the pointer and, for video, a preview of that time sized to the
+    /// thumbnail (at most a third of its width and under half its height, so the picture
+    /// that plays stays in view).
     @MainActor
-    func draw(on canvas: Canvas, session s: MediaSession, theme: Color, pointerX: Int?) {
+    func draw(on canvas: Canvas, session s: MediaSession, theme: Color, pointerX: Int?, now: Double, pointerMovedAt: Double) {
         let playable = s.info?.isPlayable ?? false
         if playable {
             if s.isPlaying { drawPause(on: canvas, in: playButton) }
@@ -48,17 +56,23 @@ struct ThumbnailControls {
         drawRestore(on: canvas, in: restoreButton)
         Indicators.drawCloseButton(on: canvas, in: closeButton)
         guard playable, let duration = s.info?.duration, duration > 0 else { return }
-        let line = Rect(x: 0, y: bounds.height - 4, width: bounds.width, height: 4)
+        // The pointer is over the thumbnail: its line, and a preview, are a move away.
+        s.trackPreview()?.previewer.prepare()
+        let line = Rect(x: 0, y: bounds.height - scale.px(4), width: bounds.width, height: scale.px(4))
         canvas.fillRect(line, color: Color.white.withAlpha(fraction: 0.3))
         let played = Int(Double(bounds.width) * max(0, min(1, s.position / duration)))
         canvas.fillRect(Rect(x: 0, y: line.y, width: played, height: line.height), color: theme)
-        guard let x = pointerX, let font = FontCache.shared.font(family: nil, size: 12) else { return }
-        let text = MediaView.formatTime(Double(x) / Double(max(1, bounds.width)) * duration, longest: duration)
+        guard let x = pointerX, let font = FontCache.shared.font(family: nil, size: scale.px(12)) else { return }
+        let fraction = max(0, min(1, Double(x) / Double(max(1, bounds.width))))
+        let text = MediaView.formatTime(fraction * duration, longest: duration)
         let w = font.measure(text).width
-        let bx = max(0, min(bounds.width - w - 8, x - w / 2 - 4))
-        let box = Rect(x: bx, y: line.y - 20, width: w + 8, height: 17)
-        canvas.fillRoundedRect(box, radius: 3, color: Color.black.withAlpha(fraction: 0.7))
-        _ = font.draw(text, at: bx + 4, baseline: box.y + 13, color: .white, on: canvas)
+        let pad = scale.px(4)
+        let bx = max(0, min(bounds.width - w - 2 * pad, x - w / 2 - pad))
+        let box = Rect(x: bx, y: line.y - scale.px(20), width: w + 2 * pad, height: scale.px(17))
+        canvas.fillRoundedRect(box, radius: Double(scale.px(3)), color: Color.black.withAlpha(fraction: 0.7))
+        _ = font.draw(text, at: bx + pad, baseline: box.y + scale.px(13), color: .white, on: canvas)
+        s.drawPreview(on: canvas, fraction: fraction, pointerX: x, above: box.y,
+                      maxWidth: bounds.width / 3, maxHeight: bounds.height * 2 / 5, now: now, pointerMovedAt: pointerMovedAt)
     }
 
     private func drawPause(on canvas: Canvas, in rect: Rect) {

@@ -49,6 +49,14 @@ final class EventRecorder: MediaViewDelegate {
         emit("loaded", fields)
     }
 
+    /// A preview's wait and its end: the latency of track previews in `make bench`.
+    func mediaView(_ mediaView: MediaView, didHoverTrackAt position: Double) {
+        emit("track_hover", [("position", .double(position))])
+    }
+    func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double) {
+        emit("track_preview", [("position", .double(position)), ("waited", .double(waited))])
+    }
+
     func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
         emit("offset", [("progress", .double(offsetPercentage))])
     }

@@ -120,6 +120,11 @@ extension ProgramOptions {
         flag("--remaining-time", "Overlays and look", "show time left instead of the duration") { $0.remainingTime = true },
         value("--track-font", "FAMILY", "Overlays and look", "font of the track's time labels (default sans-serif)") {
             $0.trackFont = try nonEmpty("--track-font", $1) },
+        value("--ui-scale", "X", "Overlays and look",
+              "size of the track, labels, buttons and messages: 1, 1.5, 2 or auto (default auto: the desktop's Xft.dpi)") {
+            $0.uiScalePercent = try uiScale($1) },
+        flag("--no-track-previews", "Overlays and look", "hovering a video's track shows only the time, no picture") {
+            $0.trackPreviews = false },
         value("--title", "TEXT", "Overlays and look", "title shown at the top") { $0.title = $1 },
         value("--details", "TEXT", "Overlays and look", "details line shown under the title") { $0.details = $1 },
         flag("--hide-close-button", "Overlays and look", "no close button (only with a swipe mode)") { $0.hideCloseButton = true },
@@ -155,6 +160,18 @@ extension ProgramOptions {
 
 // Value parsers: each checks one kind of value and says what was wanted and what came.
 extension ProgramOptions {
+    /// `--ui-scale`: 1, 1.5 or 2 (an `x` after it is fine), or auto; nil for auto.
+    static func uiScale(_ text: String) throws(OptionError) -> Int? {
+        let t = text.lowercased().hasSuffix("x") ? String(text.lowercased().dropLast()) : text.lowercased()
+        switch t {
+        case "auto": return nil
+        case "1", "1.0": return 100
+        case "1.5": return 150
+        case "2", "2.0": return 200
+        default: throw OptionError("--ui-scale must be 1, 1.5, 2 or auto, got '\(text)'")
+        }
+    }
+
     static func nonEmpty(_ option: String, _ text: String) throws(OptionError) -> String {
         guard !text.isEmpty else { throw OptionError("\(option) needs a value, got ''") }
         return text

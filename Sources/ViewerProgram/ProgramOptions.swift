@@ -60,6 +60,10 @@ public struct ProgramOptions: Equatable, Sendable {
     public var showTrack = true
     public var remainingTime = false
     public var trackFont: String?
+    /// The overlays' scale in percent (100, 150, 200); nil follows the desktop.
+    public var uiScalePercent: Int?
+    /// Hovering a video's track shows a picture of the hovered time.
+    public var trackPreviews = true
     public var title: String?
     public var details: String?
     public var contentMode: ContentMode = .fit

@@ -173,6 +173,8 @@ public enum ViewerApp {
         v.shouldShowTrack = o.showTrack
         v.shouldDisplayRemainingTime = o.remainingTime
         v.trackFont = o.trackFont
+        v.shouldShowTrackPreviews = o.trackPreviews
+        if let p = o.uiScalePercent { v.interfaceScale = InterfaceScale(factor: Double(p) / 100) }
         if let c = o.themeColor { v.themeColor = Color(r: c.red, g: c.green, b: c.blue) }
         v.contentMode = o.contentMode == .fill ? .scaleAspectFill : .scaleAspectFit
         v.videoAspectFit = o.videoAspectFit

@@ -20,6 +20,9 @@ public final class XDisplay {
     let shmCompletionType: Int32
     let inputMethod: XIM?
     private var atoms: [String: Atom] = [:]
+    /// The desktop's interface scale, looked up once per connection, and its warning line
+    /// until someone took it.
+    var scaleDetectionStore: (scale: InterfaceScale, source: String, warning: String?)?
 
     /// Connects to `name` (nil: `$DISPLAY`). Throws with a message that names the display.
     public init(name: String? = nil, allowShm: Bool = true) throws(XError) {

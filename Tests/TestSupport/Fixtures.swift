@@ -60,6 +60,24 @@ public enum Fixtures {
             "-pix_fmt", "yuv420p"])
     }
 
+    /// An hour of tiny video (64x36, 5 fps) with a single keyframe at its start: what a
+    /// hovered preview must not decode its way through.
+    public static func oneKeyframeHour() throws -> String {
+        try make("one-keyframe-hour.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=s=64x36:r=5:d=3600", "-c:v", "libx264", "-preset", "ultrafast",
+            "-g", "100000", "-keyint_min", "100000", "-sc_threshold", "0", "-pix_fmt", "yuv420p"])
+    }
+
+    /// The same hour as an MPEG-TS stream: no index, so a seek is a search through the bytes.
+    public static func oneKeyframeHourStream() throws -> String {
+        try make("one-keyframe-hour.ts", ["-i", try oneKeyframeHour(), "-c", "copy", "-f", "mpegts"])
+    }
+
+    /// The same hour as a raw H.264 stream: no index, no timestamps, no duration.
+    public static func rawH264() throws -> String {
+        try make("one-keyframe-hour.h264", ["-i", try oneKeyframeHour(), "-c", "copy", "-f", "h264"])
+    }
+
     /// A still image of one colour.
     public static func solidImage(_ color: String, width: Int = 320, height: Int = 240, ext: String = "png") throws -> String {
         try make("solid-\(color)-\(width)x\(height).\(ext)",

@@ -76,6 +76,20 @@ import Viewer
         #expect(failure("--max-pixels", "0") != nil)
     }
 
+    @Test func interfaceScaleAndPreviews() throws {
+        #expect(try parse().uiScalePercent == nil)
+        #expect(try parse().trackPreviews)
+        #expect(try parse("--ui-scale", "1.5").uiScalePercent == 150)
+        #expect(try parse("--ui-scale=2x").uiScalePercent == 200)
+        #expect(try parse("--ui-scale", "1").uiScalePercent == 100)
+        #expect(try parse("--ui-scale", "2", "--ui-scale", "auto").uiScalePercent == nil)
+        #expect(try parse("--no-track-previews").trackPreviews == false)
+        #expect(failure("--ui-scale", "3") == "mediaview: --ui-scale must be 1, 1.5, 2 or auto, got '3'")
+        #expect(failure("--ui-scale", "") != nil)
+        #expect(failure("--ui-scale", "nan") != nil)
+        #expect(failure("--ui-scale", "-2") != nil)
+    }
+
     @Test func numbersAreStored() throws {
         let options = try parse("--image-duration", "0.5", "--volume", "0", "--timeout=2.5", "--max-pixels", "4096")
         #expect(options.imageDuration == 0.5 && options.volume == 0 && options.timeout == 2.5 && options.maxPixels == 4096)

@@ -64,4 +64,44 @@ struct TrackPreviewTests {
         #expect(a.session?.trackPreview() == nil)
         h.queue.shutdown()
     }
+
+    @Test("A web video's previews go to the cache's previews directory and go when the cache is cleared")
+    func webPreviewsOnDisk() throws {
+        let base = ProcessInfo.processInfo.environment["MEDIAVIEW_TEST_TMP"] ?? NSTemporaryDirectory()
+        let dir = base + "/cm-previews-\(UUID().uuidString.prefix(8))"
+        CacheManager.shared.configure(directory: dir, enabled: true)
+        defer { CacheManager.shared.configure(directory: MediaCache.defaultRoot, enabled: true) }
+        let name = "view-preview-\(UInt32.random(in: 0...UInt32.max)).mp4"
+        try FileManager.default.copyItem(atPath: try Fixtures.colourSeconds(), toPath: try TestEnvironment.httpRoot + "/" + name)
+        let url = try TestEnvironment.http + "/" + name
+        func hoverFourSeconds() throws -> Bool {
+            let h = QueueHarness()
+            let v = MediaView()
+            v.shouldAutoPlayAfterPresentation = false
+            v.shouldCacheStreamedMedia = false
+            v.playerOptions.audio = false
+            v.setVideo(url: url)
+            h.queue.queue(mediaView: v)
+            h.pump(seconds: 10) { v.session?.frame != nil }
+            let s = try #require(v.session)
+            var found = false
+            h.pump(seconds: 5) {
+                _ = s.trackPreview()?.previewer.request(at: 4.5)
+                found = s.trackPreview()?.previewer.picture(at: 4.5).map {
+                    let c = $0.averageColor()
+                    return c.r < 40 && c.g > 200 && c.b > 200
+                } ?? false
+                return found
+            }
+            h.queue.shutdown()
+            return found
+        }
+        #expect(try hoverFourSeconds(), "no cyan preview of 4.5 s from the web")
+        let stored = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/previews")) ?? []
+        #expect(stored.contains { $0.hasSuffix(".pv") } && stored.contains { $0.hasSuffix(".idx") }, "\(stored)")
+        // Opened again, the stored index and picture serve at once.
+        #expect(try hoverFourSeconds(), "no preview on the second opening")
+        CacheManager.clear(directory: .all)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir + "/previews")) ?? ["?"]).isEmpty)
+    }
 }
