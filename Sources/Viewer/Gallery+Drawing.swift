@@ -20,7 +20,8 @@ extension Gallery {
         buf.clear(color: 0x121212)
         let canvas = Canvas(buffer: buf)
         let theme = queue.current?.themeColor ?? .defaultTheme
-        let font = FontCache.shared.font(family: nil, size: 13)
+        let scale = scale(on: stage)
+        let font = FontCache.shared.font(family: nil, size: scale.px(13))
         for i in l.visible {
             let cell = l.cell(i)
             if i == selection {
@@ -32,7 +33,7 @@ extension Gallery {
             if let font, let url = queue.item(at: i)?.mediaURL {
                 let name = font.truncated(MediaView.displayName(url), toWidth: cell.width - 8)
                 let w = font.measure(name).width
-                font.draw(name, at: cell.x + (cell.width - w) / 2, baseline: area.maxY + 4 + font.ascent,
+                font.draw(name, at: cell.x + (cell.width - w) / 2, baseline: area.maxY + scale.px(4) + font.ascent,
                           color: Self.labelColor, on: canvas)
             }
         }

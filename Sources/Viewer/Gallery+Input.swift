@@ -21,8 +21,8 @@ extension Gallery {
                 press = nil
                 // A click, not a drag: the item under it opens.
                 guard abs(b.x - p.x) < 6, abs(b.y - p.y) < 6,
-                      let i = layout(in: stage.bounds).index(atX: b.x, y: b.y) else { return true }
-                select(i, in: layout(in: stage.bounds))
+                      let i = layout(in: stage.bounds, scale: scale(on: stage)).index(atX: b.x, y: b.y) else { return true }
+                select(i, in: layout(in: stage.bounds, scale: scale(on: stage)))
                 hide(opening: i, on: stage)
             }
             return true

@@ -38,14 +38,21 @@ final class Gallery {
     /// The worker's threads hold it until told to stop.
     isolated deinit { worker?.close() }
 
-    /// The side of the thumbnails: the standard's large size on a big screen.
-    static func size(for bounds: Rect) -> ThumbnailStore.Size {
-        bounds.width >= 2560 ? .large : .normal
+    /// The side of the thumbnails: the standard's large size on a big screen, or on a
+    /// desktop that draws at 1.5x or more (where 128 pixels would look like a stamp).
+    static func size(for bounds: Rect, scale: InterfaceScale) -> ThumbnailStore.Size {
+        bounds.width >= 2560 || scale.percent >= 150 ? .large : .normal
     }
 
-    /// The grid in a window of `bounds`.
-    func layout(in bounds: Rect) -> GalleryLayout {
-        GalleryLayout(bounds: bounds, count: queue.itemCount, thumbnail: Self.size(for: bounds).rawValue, topRow: topRow)
+    /// The scale the grid's text and cells are drawn at: the current item's, else the desktop's.
+    func scale(on stage: Stage) -> InterfaceScale {
+        queue.current?.currentInterfaceScale ?? stage.desktopScale
+    }
+
+    /// The grid in a window of `bounds`, at `scale`.
+    func layout(in bounds: Rect, scale: InterfaceScale) -> GalleryLayout {
+        GalleryLayout(bounds: bounds, count: queue.itemCount, thumbnail: Self.size(for: bounds, scale: scale).rawValue,
+                      topRow: topRow, label: scale.px(22))
     }
 
     /// Shows the grid with the current item highlighted.
@@ -53,7 +60,7 @@ final class Gallery {
         guard !isShown, queue.itemCount > 0 else { return }
         isShown = true
         selection = queue.playlistPosition ?? 0
-        let size = Self.size(for: stage.bounds)
+        let size = Self.size(for: stage.bounds, scale: scale(on: stage))
         if worker == nil || worker?.size != size {
             worker?.close()
             let loop = stage.loop
@@ -62,7 +69,7 @@ final class Gallery {
                                      wake: { loop.wake() })
             images.removeAll()
         }
-        var l = layout(in: stage.bounds)
+        var l = layout(in: stage.bounds, scale: scale(on: stage))
         // The current item in the middle row, where the eye finds it.
         l.topRow = max(0, min(selection / l.columns - (l.visibleRows - 1) / 2, l.maxTopRow))
         topRow = l.topRow
@@ -105,7 +112,7 @@ final class Gallery {
             return
         }
         guard isShown else { return }
-        let l = layout(in: stage.bounds)
+        let l = layout(in: stage.bounds, scale: scale(on: stage))
         switch c {
         case .galleryMove(let dx, let dy): select(selection + dx + dy * l.columns, in: l)
         case .galleryPage(let n): select(selection + n * l.visibleRows * l.columns, in: l)
@@ -133,7 +140,7 @@ final class Gallery {
     /// next, and drawing when needed. Returns when to look again.
     func turn(on stage: Stage, now: Double) {
         guard isShown, let worker else { return }
-        let l = layout(in: stage.bounds)
+        let l = layout(in: stage.bounds, scale: scale(on: stage))
         if topRow > l.maxTopRow { topRow = l.maxTopRow; needsRedraw = true }
         selection = min(selection, max(0, l.count - 1))
         askForThumbnails(l, worker: worker)

@@ -14,16 +14,16 @@ struct GalleryLayout: Equatable {
     let thumbnail: Int
     /// The first row on screen.
     var topRow = 0
+    /// Height of the file name under the thumbnail (taller on a HiDPI desktop, as its text is).
+    var label = 22
 
     /// Space between cells and around the grid.
     static let gap = 12
     /// Padding around the thumbnail inside its cell.
     static let padding = 8
-    /// Height of the file name under the thumbnail.
-    static let label = 22
 
     var cellWidth: Int { thumbnail + 2 * Self.padding }
-    var cellHeight: Int { thumbnail + 2 * Self.padding + Self.label }
+    var cellHeight: Int { thumbnail + 2 * Self.padding + label }
     var stepX: Int { cellWidth + Self.gap }
     var stepY: Int { cellHeight + Self.gap }
 
