@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libexif for the date a photo was taken and its camera facts.
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif"]),
+        // libass draws subtitles over the video.
+        .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass"),
+        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),

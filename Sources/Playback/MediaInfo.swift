@@ -88,5 +88,13 @@ public struct PlayerOptions: Sendable {
     /// The area the picture will be shown in, if known: a still much larger than it is
     /// decoded at reduced resolution (JPEG's `lowres`), which is several times faster.
     public var targetSize: (width: Int, height: Int)?
+    /// Subtitle files to offer as tracks, before any found beside the media.
+    public var subtitleFiles: [String] = []
+    /// Offers `.srt`, `.ass`, `.ssa` and `.vtt` files beside a local media file with its
+    /// base name (`film.mkv`: `film.srt`, `film.en.srt`) as subtitle tracks.
+    public var findsSubtitleFiles = true
+    /// Where a one-line problem that does not stop playback goes (a subtitle file that
+    /// cannot be read); standard error unless the owner says otherwise.
+    public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
     public init() {}
 }

@@ -38,6 +38,7 @@ extension PlayerEngine {
             return
         }
         let firstPacket = turnUpright(d, streams: &streams)
+        let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio) : [:]
         var videoDecoder: Decoder?
         var audioDecoder: Decoder?
         do {
@@ -73,8 +74,8 @@ extension PlayerEngine {
         }
         wake()
         if let p = firstPacket, videoDecoder != nil { videoPackets.push(.packet(p, 0)) }
-        readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
-                 isNetwork: SourceOptions.isNetwork(url))
+        readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder != nil,
+                 subtitles: subtitles, isNetwork: SourceOptions.isNetwork(url))
     }
 
     /// A JPEG photo's one packet is read before anything is announced, for its EXIF
@@ -133,7 +134,9 @@ extension PlayerEngine {
         return l
     }
 
-    private func readLoop(_ d: Demuxer, video: Int?, audio: Int?, isNetwork: Bool) {
+    /// `audio`: whether sound is decoded; the packets that go to it are those of the sound
+    /// track chosen now (`TrackSelection.audioStream`), which the user may change.
+    private func readLoop(_ d: Demuxer, video: Int?, audio: Bool, subtitles: SubtitleStreams, isNetwork: Bool) {
         var current = 0
         var atEnd = false
         var packet = Packet()
@@ -159,9 +162,12 @@ extension PlayerEngine {
                 if idx == video {
                     videoPackets.push(.packet(packet, current))
                     packet = Packet()
-                } else if idx == audio {
+                } else if audio && idx == shared.withLock({ $0.tracks.audioStream }) {
                     audioPackets.push(.packet(packet, current))
                     packet = Packet()
+                } else if subtitles[idx] != nil {
+                    takeSubtitle(packet, subtitles)
+                    av_packet_unref(packet.raw)
                 } else {
                     av_packet_unref(packet.raw)
                 }

@@ -52,6 +52,10 @@ final class PlayerEngine: @unchecked Sendable {
         var audioEnded = StreamEnd.running
         var audioEndPTS: Double = 0
         var audioFailed = false
+        /// The audio and subtitle tracks and which of each plays.
+        var tracks = TrackSelection()
+        /// The subtitle events decoded so far, by track.
+        var cues = SubtitleCues()
     }
     let shared = Locked(Shared())
     /// The newest seek generation; older data is stale.

@@ -51,7 +51,7 @@ extension PlayerCommand {
     var target: CommandRouter.Target {
         switch self {
         case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
-             .zoom, .zoomReset, .pan:
+             .zoom, .zoomReset, .pan, .toggleSubtitles, .cycleSubtitles, .cycleAudio:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
@@ -80,6 +80,9 @@ extension MediaView {
         case .zoom(let d): zoom(by: d)
         case .zoomReset: toggleFitNative()
         case .pan(let dx, let dy): pan(dx: dx, dy: dy)
+        case .toggleSubtitles: toggleSubtitles()
+        case .cycleSubtitles: cycleSubtitleTrack()
+        case .cycleAudio: cycleAudioTrack()
         default: break
         }
     }

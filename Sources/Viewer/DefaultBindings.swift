@@ -88,6 +88,12 @@ extension InputBindings {
     Ctrl+v          paste
     Ctrl+c          copy
 
+    # Subtitles and sound tracks, as in mpv: v shows or hides the subtitles, j steps
+    # through the subtitle tracks and "off", # through the sound tracks
+    v               cycle sub-visibility
+    j               cycle sub
+    SHARP           cycle audio
+
     # Overlays
     t               cycle track
     i               cycle details

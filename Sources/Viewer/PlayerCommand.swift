@@ -65,6 +65,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case copy
     /// Save the picture on screen, at the media's resolution, as a PNG file.
     case screenshot
+    /// Show or hide the subtitles.
+    case toggleSubtitles
+    /// Choose the next subtitle track, then none.
+    case cycleSubtitles
+    /// Choose the next sound track.
+    case cycleAudio
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -85,7 +91,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         switch name {
         case "cycle":
             guard let property = args.first else {
-                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details, info)")
+                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details, info, sub, sub-visibility, audio)")
             }
             try expectCount(args, 1, usage: "cycle \(property)")
             switch property {
@@ -96,6 +102,10 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             case "track": return .toggleTrack
             case "details": return .toggleDetails
             case "info": return .toggleInfo
+            // mpv's names, and the property names its scripts cycle (sid, aid).
+            case "sub-visibility": return .toggleSubtitles
+            case "sub", "sid": return .cycleSubtitles
+            case "audio", "aid": return .cycleAudio
             default: throw ParseError(description: "cannot cycle '\(property)'")
             }
         case "seek":
@@ -190,6 +200,9 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .paste: "paste"
         case .copy: "copy"
         case .screenshot: "screenshot"
+        case .toggleSubtitles: "cycle sub-visibility"
+        case .cycleSubtitles: "cycle sub"
+        case .cycleAudio: "cycle audio"
         }
     }
 
