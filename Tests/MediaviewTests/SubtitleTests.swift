@@ -79,5 +79,102 @@ extension MediaviewProgram {
             #expect(e.status == 0 && e.stderr.isEmpty, "status \(e.status), stderr: \(e.stderr)")
             expectOnlyInSecondTwo(seen, "\(codec) in \(ext)")
         }
+
+        /// `v` hides and shows the subtitles; `j` steps from the file's track (white) to the
+        /// video's own (yellow), then to none, then back to the first.
+        @Test func keysHideAndCycleSubtitleTracks() throws {
+            let embedded = try Fixtures.srt("yellow-20s.srt", [Fixtures.Cue(0, 20, Fixtures.blocks("#ffff00"))])
+            let video = try Fixtures.withSubtitles(try Fixtures.solidVideo("blue", seconds: 20), embedded, codec: "srt",
+                                                   ext: "mkv", name: "blue-20s-yellow-sub")
+            let external = try Fixtures.srt("white-20s.srt", [Fixtures.Cue(0, 20, Fixtures.blocks())])
+            let probe = try ScreenProbe()
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--no-track", "--sub-file", external, video])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            func key(_ name: String) throws { try xdotool(["key", "--window", String(window.id), name]) }
+            func shows(white: Bool, yellow: Bool) -> Bool {
+                window.waitFor(probe, timeout: 6) { img in
+                    let w = Self.subtitlePixels(img), y = Self.subtitlePixels(img, yellow: true)
+                    return (white ? w > 300 : w == 0) && (yellow ? y > 300 : y == 0)
+                } != nil
+            }
+            #expect(shows(white: true, yellow: false), "the --sub-file track is not shown first")
+            try key("v")
+            #expect(shows(white: false, yellow: false), "v did not hide the subtitles")
+            try key("v")
+            #expect(shows(white: true, yellow: false), "a second v did not show them again")
+            try key("j")
+            #expect(shows(white: false, yellow: true), "j did not step to the video's own track")
+            try key("j")
+            #expect(shows(white: false, yellow: false), "j after the last track did not turn subtitles off")
+            try key("j")
+            #expect(shows(white: true, yellow: false), "j from off did not come back to the first track")
+            // xdotool may find the window gone as it finishes: the quit is what is checked.
+            _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
+            let e = try #require(run.finish(timeout: 10), "q did not end the program")
+            #expect(e.status == 0 && e.stderr.isEmpty, "status \(e.status), stderr: \(e.stderr)")
+        }
+
+        /// `#` switches from the English sound track (440 Hz) to the German one (1000 Hz),
+        /// which is heard from then on without a silence.
+        @Test func sharpSwitchesTheSoundTrack() throws {
+            let video = try Fixtures.twoToneVideo(440, 1000, seconds: 5)
+            let log = try Scratch.directory("audio-track") + "/events.jsonl"
+            let recording = try AudioProbe.startRecording()
+            usleep(300_000)
+            let probe = try ScreenProbe()
+            let run = try Launched(["--autoexit", "--windowed", "--geometry", "320x240+0+0", "--events", log, video])
+            var end: Launched.Ended?
+            do {
+                let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+                try #require(Events.waitFor(log, "first_frame") != nil, "no first frame; stderr: \(run.stderr)")
+                // A second of the first track, heard before the switch.
+                try #require(Events.waitFor(log, "played") != nil)
+                usleep(1_200_000)
+                try xdotool(["key", "--window", String(window.id), "numbersign"])
+                end = run.finish(timeout: 15)
+            } catch {
+                _ = AudioProbe.finish(recording)
+                throw error
+            }
+            usleep(200_000)
+            let samples = AudioProbe.finish(recording)
+            let e = try #require(end, "the program did not finish the 5 s video")
+            #expect(e.status == 0 && e.stderr.isEmpty, "status \(e.status), stderr: \(e.stderr)")
+            // The loud tenths of a second, in order: the first ones are the English track,
+            // the last ones the German one.
+            let tenth = 4800
+            let loud = stride(from: 0, to: samples.count - tenth, by: tenth).filter {
+                AudioProbe.rms(samples[$0..<$0 + tenth]) > 1000
+            }
+            try #require(loud.count >= 30, "only \(loud.count) loud tenths of a second")
+            let first = Array(samples[loud[0]..<loud[0] + 5 * tenth])
+            let last = Array(samples[loud[loud.count - 6]..<loud[loud.count - 6] + 5 * tenth])
+            let before = AudioProbe.dominantFrequency(first), after = AudioProbe.dominantFrequency(last)
+            #expect(before.map { abs($0 - 440) <= 10 } == true, "heard \(String(describing: before)) Hz first, want 440")
+            #expect(after.map { abs($0 - 1000) <= 10 } == true, "heard \(String(describing: after)) Hz last, want 1000")
+            // From the first sound to the last, no tenth of a second is silent: the switch
+            // does not stall the sound.
+            let gaps = (loud.count > 1 ? zip(loud, loud.dropFirst()).filter { $1 - $0 > tenth } : []).map { Double($1 - $0) / 48000 }
+            #expect(gaps.allSatisfy { $0 <= 0.25 }, "silences in the sound (s): \(gaps)")
+        }
+
+        /// A subtitle file that is not one says so in one line, and the video plays on; a
+        /// `--sub-file` that is not there says so in one line too.
+        @Test func brokenOrMissingSubtitleFileIsOneLine() throws {
+            var noise = Data("1\n00:00:xx --> garbage\n".utf8)
+            for i in 0..<4096 { noise.append(UInt8((i * 7919 + 13) % 251)) }
+            let broken = try Fixtures.bytes("broken.srt", noise)
+            let video = try Fixtures.solidVideo("blue", seconds: 1)
+            let log = try Scratch.directory("broken-sub") + "/events.jsonl"
+            let r = try mediaview(["--autoexit", "--no-audio", "--events", log, "--sub-file", broken,
+                                   "--sub-file", "/nonexistent/missing.srt", video])
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let said = lines(r.stderr)
+            #expect(said.count == 2, "want one line each: \(said)")
+            #expect(said.contains { $0.contains("broken.srt") }, "\(said)")
+            #expect(said.contains { $0.contains("missing.srt") && $0.contains("No such file") }, "\(said)")
+            let names = Events.names(try Events.read(log))
+            #expect(names.contains("first_frame") && names.contains("finished"), "the video did not play: \(names)")
+        }
     }
 }
