@@ -50,7 +50,7 @@ public struct MediaTrack: Sendable, Equatable, Identifiable {
     }
 
     /// The stream index inside the media, for an embedded track.
-    var streamIndex: Int? {
+    public var streamIndex: Int? {
         if case .embedded(let s) = origin { return s }
         return nil
     }

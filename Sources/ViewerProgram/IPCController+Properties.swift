@@ -9,6 +9,9 @@ enum IPCProperty: String, CaseIterable {
     case mediaTitle = "media-title"
     case playlistPos = "playlist-pos"
     case playlistCount = "playlist-count"
+    case sid, aid
+    case subVisibility = "sub-visibility"
+    case trackList = "track-list"
 }
 
 extension IPCController {
@@ -38,6 +41,7 @@ extension IPCController {
         case .playlistCount: return .int(queue.playlist.count)
         case .fullscreen: return .bool(v?.isFullscreen ?? false)
         case .minimized: return .bool(v?.isMinimized ?? false)
+        case .sid, .aid, .subVisibility, .trackList: return try trackValue(property, of: v)
         }
     }
 
@@ -69,7 +73,9 @@ extension IPCController {
         case .minimized:
             guard let on = value.flag else { throw .propertyFormat }
             if on { v?.minimize() } else { v?.restore() }
-        case .duration, .path, .mediaTitle, .playlistCount:
+        case .sid, .aid, .subVisibility:
+            try setTrack(property, to: value, on: v)
+        case .duration, .path, .mediaTitle, .playlistCount, .trackList:
             throw .propertyError
         }
     }

@@ -176,5 +176,32 @@ extension MediaviewProgram {
             let names = Events.names(try Events.read(log))
             #expect(names.contains("first_frame") && names.contains("finished"), "the video did not play: \(names)")
         }
+
+        /// A script sees the tracks as mpv describes them (`track-list`), and choosing with
+        /// `sid` and `sub-visibility` changes what is on screen.
+        @Test func scriptsReadAndChooseTracks() throws {
+            let embedded = try Fixtures.srt("yellow-20s.srt", [Fixtures.Cue(0, 20, Fixtures.blocks("#ffff00"))])
+            let video = try Fixtures.withSubtitles(try Fixtures.solidVideo("blue", seconds: 20), embedded, codec: "srt",
+                                                   ext: "mkv", name: "blue-20s-yellow-sub")
+            let s = try MediaviewProgram.IPC.start([video], extra: ["--no-track"])
+            func yellow(_ on: Bool) -> Bool {
+                s.window.waitFor(s.probe, timeout: 5) { on ? Self.subtitlePixels($0, yellow: true) > 300 : Self.subtitlePixels($0, yellow: true) == 0 } != nil
+            }
+            #expect(yellow(true), "the video's subtitle track is not shown")
+            let list = try s.client.request(["get_property", "track-list"], id: 1)["data"] as? [[String: Any]] ?? []
+            let subs = list.filter { $0["type"] as? String == "sub" }
+            #expect(subs.count == 1 && subs.first?["codec"] as? String == "subrip" && subs.first?["external"] as? Bool == false
+                    && subs.first?["selected"] as? Bool == true, "track-list: \(list)")
+            #expect(try s.client.request(["get_property", "sid"], id: 2)["data"] as? Int == 1)
+            #expect(try s.client.request(["set_property", "sid", "no"], id: 3)["error"] as? String == "success")
+            #expect(yellow(false), "sid no did not hide the track")
+            #expect(try s.client.request(["get_property", "sid"], id: 4)["data"] as? Bool == false)
+            #expect(try s.client.request(["set_property", "sid", 1], id: 5)["error"] as? String == "success")
+            #expect(yellow(true), "sid 1 did not bring it back")
+            #expect(try s.client.request(["set_property", "sub-visibility", false], id: 6)["error"] as? String == "success")
+            #expect(yellow(false), "sub-visibility false did not hide it")
+            #expect(try s.client.request(["set_property", "sid", 7], id: 7)["error"] as? String == "error accessing property")
+            try MediaviewProgram.IPC.quit(s)
+        }
     }
 }
