@@ -15,6 +15,9 @@ final class ASSTrack {
         guard let t = ass_new_track(library.raw) else { return nil }
         raw = t
         self.library = library
+        // Events come numbered and free of repeats (`SubtitleCues`); libass's own check
+        // looks through every event for each new one, which for a long script is quadratic.
+        ass_set_check_readorder(t, 0)
     }
 
     deinit { ass_free_track(raw) }
@@ -23,8 +26,7 @@ final class ASSTrack {
     /// size, so a hostile script's 100000-pixel font draws at a size a screen can hold.
     func setHeader(_ header: String) {
         hasHeader = true
-        var bytes = Array(header.utf8)
-        guard !bytes.isEmpty else { return }
+        var bytes = Array((header.isEmpty ? ASSTrack.plainHeader : header).utf8)
         bytes.withUnsafeMutableBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
                 ass_process_codec_private(raw, $0, Int32(b.count))
@@ -35,6 +37,26 @@ final class ASSTrack {
             raw.pointee.styles[i].FontSize = limit
         }
     }
+
+    /// White sans-serif text with a black outline at the bottom centre, for a track whose
+    /// decoder gave no header of its own (FFmpeg's text decoders all give one today).
+    static let plainHeader = """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 384
+        PlayResY: 288
+        ScaledBorderAndShadow: yes
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+        Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, \
+        MarginV, Encoding
+        Style: Default,sans-serif,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+
+        """
 
     /// Adds one event, numbered with its place.
     func add(_ cue: SubtitleCue) {

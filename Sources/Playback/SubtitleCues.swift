@@ -26,6 +26,13 @@ struct SubtitleCues {
         var seen: Set<SubtitleCue> = []
         /// Events over the bound, not kept.
         var dropped = 0
+
+        mutating func add(_ cue: SubtitleCue) {
+            guard !seen.contains(cue) else { return }
+            guard cues.count < SubtitleCues.maxCues else { dropped += 1; return }
+            seen.insert(cue)
+            cues.append(cue)
+        }
     }
 
     /// By subtitle track id.
@@ -38,12 +45,8 @@ struct SubtitleCues {
 
     /// Adds an event to track `id` unless it is there already or the track is full.
     mutating func add(_ cue: SubtitleCue, to id: Int) {
-        var s = scripts[id, default: Script()]
-        defer { scripts[id] = s }
-        guard !s.seen.contains(cue) else { return }
-        guard s.cues.count < Self.maxCues else { s.dropped += 1; return }
-        s.seen.insert(cue)
-        s.cues.append(cue)
+        // Changed in place: a copy taken out and put back would copy every event each time.
+        scripts[id, default: Script()].add(cue)
     }
 
     /// Track `id`'s header and its events from `index` on.
