@@ -163,3 +163,15 @@ extension SubtitleFileTests {
         #expect(track.count == SubtitleCues.maxCues && drawn > 0)
     }
 }
+
+extension SubtitleFileTests {
+    /// The fuzzer's subtitle seeds reach libass: each is read and drawn, so mutations of
+    /// them explore the subtitle path rather than stopping at the demuxer.
+    @Test(arguments: ["sub.srt", "sub.vtt", "sub.ass", "sub-latin1.srt"])
+    func fuzzSeedsAreReadAndDrawn(_ name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Run.repositoryRoot + "/Tests/FuzzMediaCorpus/" + name)))
+        let outcome = SubtitleProbe.run(bytes)
+        #expect(outcome.failure == nil && outcome.events >= 1 && outcome.images >= 1,
+                "\(name): \(outcome.events) events, \(outcome.images) images, \(outcome.failure?.message ?? "")")
+    }
+}
