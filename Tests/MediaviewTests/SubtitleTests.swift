@@ -203,5 +203,38 @@ extension MediaviewProgram {
             #expect(try s.client.request(["set_property", "sid", 7], id: 7)["error"] as? String == "error accessing property")
             try MediaviewProgram.IPC.quit(s)
         }
+
+        /// Fullscreen, the subtitle is drawn at the picture's scale; minimized into the
+        /// corner thumbnail it is still there, smaller, inside the thumbnail.
+        @Test func subtitlesScaleFromFullscreenToTheThumbnail() throws {
+            let external = try Fixtures.srt("white-20s.srt", [Fixtures.Cue(0, 20, Fixtures.blocks())])
+            let video = try Fixtures.solidVideo("blue", seconds: 20)
+            let state = try Scratch.directory("sub-thumbnail")
+            let probe = try ScreenProbe()
+            let run = try Launched(["--no-audio", "--no-track", "--swipe-mode", "minimize", "--sub-file", external, video],
+                                   environment: ["XDG_STATE_HOME": state])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            var big = 0
+            let full = window.waitFor(probe) { img in
+                big = Self.subtitlePixels(img)
+                return img.width >= 1000 && big > 300
+            }
+            #expect(full != nil, "no subtitle fullscreen (\(big) pixels)")
+            try xdotool(["key", "--window", String(window.id), "ctrl+Down"])
+            var small = 0
+            var thumbnail: (x: Int, y: Int, width: Int, height: Int)?
+            let end = Date().addingTimeInterval(8)
+            repeat {
+                usleep(100_000)
+                guard let g = probe.geometry(of: window.id), g.width < 1000 else { continue }
+                thumbnail = g
+                small = Self.subtitlePixels(probe.grab(x: g.x, y: g.y, width: g.width, height: g.height))
+            } while Date() < end && !(small > 100 && small < big / 2)
+            #expect(thumbnail != nil, "did not minimize")
+            // Smaller with the picture: a third of the width is about a ninth of the pixels.
+            #expect(small > 100 && small < big / 2, "thumbnail subtitle \(small) pixels, fullscreen \(big)")
+            _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
+            #expect(run.finish(timeout: 10)?.status == 0, "stderr: \(run.stderr)")
+        }
     }
 }
