@@ -51,13 +51,13 @@ extension PlayerCommand {
     var target: CommandRouter.Target {
         switch self {
         case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
-             .zoom, .zoomReset, .pan, .toggleSubtitles, .cycleSubtitles, .cycleAudio:
+             .zoom, .zoomReset, .pan, .cycleSubtitles, .cycleAudio:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
         case .toggleInfo:
             return .window
-        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin:
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .toggleSubtitles:
             return .queue
         }
     }
@@ -80,7 +80,6 @@ extension MediaView {
         case .zoom(let d): zoom(by: d)
         case .zoomReset: toggleFitNative()
         case .pan(let dx, let dy): pan(dx: dx, dy: dy)
-        case .toggleSubtitles: toggleSubtitles()
         case .cycleSubtitles: cycleSubtitleTrack()
         case .cycleAudio: cycleAudioTrack()
         default: break

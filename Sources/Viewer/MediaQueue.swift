@@ -225,6 +225,12 @@ public final class MediaQueue {
         case .quit: quit()
         case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
+        case .toggleSubtitles:
+            // One choice for the whole queue, as mpv's sub-visibility: the next film does
+            // not bring back the subtitles the user just hid.
+            guard let v = current else { return }
+            v.toggleSubtitles()
+            for other in playlist where other !== v { other.showsSubtitles = v.showsSubtitles }
         default: break
         }
     }

@@ -233,8 +233,36 @@ extension MediaviewProgram {
             #expect(thumbnail != nil, "did not minimize")
             // Smaller with the picture: a third of the width is about a ninth of the pixels.
             #expect(small > 100 && small < big / 2, "thumbnail subtitle \(small) pixels, fullscreen \(big)")
-            _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
-            #expect(run.finish(timeout: 10)?.status == 0, "stderr: \(run.stderr)")
+            kill(run.process.processIdentifier, SIGTERM)
+            #expect(run.finish(timeout: 10) != nil, "the program did not end on SIGTERM")
+        }
+
+        /// Subtitles hidden with `v` stay hidden on the next video, as mpv's choice does.
+        @Test func hiddenSubtitlesStayHiddenOnTheNextVideo() throws {
+            let external = try Fixtures.srt("white-20s.srt", [Fixtures.Cue(0, 20, Fixtures.blocks())])
+            let first = try Fixtures.solidVideo("blue", seconds: 20), second = try Fixtures.solidVideo("red", seconds: 20)
+            let probe = try ScreenProbe()
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--no-track", "--sub-file", external,
+                                    first, second])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            func key(_ name: String) throws { try xdotool(["key", "--window", String(window.id), name]) }
+            #expect(window.waitFor(probe, timeout: 6) { Self.subtitlePixels($0) > 300 } != nil, "no subtitle on the first video")
+            try key("v")
+            #expect(window.waitFor(probe, timeout: 6) { Self.subtitlePixels($0) == 0 } != nil, "v did not hide it")
+            try key("n")
+            let red = window.waitFor(probe, timeout: 6) { $0.matches(4, $0.height / 2, RGB.red) }
+            #expect(red != nil, "the second video did not show")
+            // A few frames of the second video: none has the subtitle.
+            var seen = 0
+            for _ in 0..<10 {
+                seen = max(seen, Self.subtitlePixels(window.grab(probe)))
+                usleep(50_000)
+            }
+            #expect(seen == 0, "the second video shows subtitles again (\(seen) pixels)")
+            try key("v")
+            #expect(window.waitFor(probe, timeout: 6) { Self.subtitlePixels($0) > 300 } != nil, "v did not show them on the second video")
+            kill(run.process.processIdentifier, SIGTERM)
+            #expect(run.finish(timeout: 10) != nil, "the program did not end on SIGTERM")
         }
     }
 }
