@@ -38,7 +38,7 @@ extension PlayerEngine {
             return
         }
         let firstPacket = turnUpright(d, streams: &streams)
-        let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio) : [:]
+        let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio, kind: streams.info.kind) : [:]
         var videoDecoder: Decoder?
         var audioDecoder: Decoder?
         do {

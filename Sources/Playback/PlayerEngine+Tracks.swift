@@ -9,7 +9,8 @@ extension PlayerEngine {
     /// Lists the tracks of `d` (plus the subtitle files to use), loads those files, and
     /// chooses the first subtitle track and `audio` as the sound. Runs on the demux thread
     /// before the source is announced, so the lists never change once it is ready.
-    func listTracks(_ d: Demuxer, audio: Int?) -> SubtitleStreams {
+    /// Subtitles are looked for only for `kind` video: sound alone shows no text.
+    func listTracks(_ d: Demuxer, audio: Int?, kind: MediaInfo.Kind) -> SubtitleStreams {
         var selection = TrackSelection()
         var cues = SubtitleCues()
         var decoders: SubtitleStreams = [:]
@@ -20,7 +21,7 @@ extension PlayerEngine {
             selection.audio.append(track(.audio, id: selection.audio.count + 1, stream: st, index: i))
             if i == audio { selection.audioID = selection.audio.count }
         }
-        for path in subtitlePaths() {
+        for path in kind == .video ? subtitlePaths() : [] {
             let name = Demuxer.displayName(path)
             do {
                 let script = try SubtitleFile.load(path)
@@ -33,7 +34,7 @@ extension PlayerEngine {
                 options.onWarning("mediaview: subtitles \(name): \(error.message)")
             }
         }
-        for i in 0..<d.streamCount where SubtitleDecoder.isText(d.stream(i)) {
+        for i in 0..<d.streamCount where kind == .video && SubtitleDecoder.isText(d.stream(i)) {
             guard let decoder = try? SubtitleDecoder(stream: d.stream(i)) else { continue }
             let id = selection.subtitles.count + 1
             selection.subtitles.append(track(.subtitle, id: id, stream: d.stream(i), index: i))
