@@ -135,14 +135,18 @@ extension PlayerEngine {
     }
 
     /// `audio`: whether sound is decoded; the packets that go to it are those of the sound
-    /// track chosen now (`TrackSelection.audioStream`), which the user may change.
+    /// track chosen (`TrackSelection.audioStream`), which the user may change.
     private func readLoop(_ d: Demuxer, video: Int?, audio: Bool, subtitles: SubtitleStreams, isNetwork: Bool) {
         var current = 0
         var atEnd = false
         var packet = Packet()
         var anyPacket = false
+        // A sound track switch always comes with a seek (`selectAudio`), so the chosen
+        // stream is read again only there, not under the lock for every packet.
+        var audioStream = audio ? shared.withLock { $0.tracks.audioStream } : nil
         while !aborted.load(ordering: .relaxed) {
             if let target = shared.withLock({ s -> Double? in defer { s.pendingSeek = nil }; return s.pendingSeek }) {
+                if audio { audioStream = shared.withLock { $0.tracks.audioStream } }
                 current = serial.load(ordering: .relaxed)
                 _ = d.seek(to: target)
                 atEnd = false
@@ -162,7 +166,7 @@ extension PlayerEngine {
                 if idx == video {
                     videoPackets.push(.packet(packet, current))
                     packet = Packet()
-                } else if audio && idx == shared.withLock({ $0.tracks.audioStream }) {
+                } else if idx == audioStream {
                     audioPackets.push(.packet(packet, current))
                     packet = Packet()
                 } else if subtitles[idx] != nil {
