@@ -32,6 +32,13 @@ final class ASSTrack {
                 ass_process_codec_private(raw, $0, Int32(b.count))
             }
         }
+        // A play resolution of a few pixels scales every line up a hundredfold: a 444-byte
+        // script with PlayResX 3 and one drawing made libass take 7.6 GB. Below 100 pixels
+        // the usual 384x288 is used.
+        if raw.pointee.PlayResX < 100 || raw.pointee.PlayResY < 100 {
+            raw.pointee.PlayResX = 384
+            raw.pointee.PlayResY = 288
+        }
         let limit = Double(SubtitleDecoder.maxFontSize)
         for i in 0..<Int(max(0, raw.pointee.n_styles)) where raw.pointee.styles[i].FontSize > limit {
             raw.pointee.styles[i].FontSize = limit

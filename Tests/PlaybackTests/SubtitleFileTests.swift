@@ -108,6 +108,11 @@ import TestSupport
             image = i.pointee.next
         }
         #expect(count > 0, "the line was not drawn at all")
+        // A play resolution of 3 pixels would scale every line up a hundredfold (7.6 GB for
+        // the fuzzer's 444-byte script): it is taken as the usual 384x288.
+        let tiny = try #require(ASSTrack(library: library))
+        tiny.setHeader("[Script Info]\nScriptType: v4.00+\nPlayResX: 3\n")
+        #expect(tiny.raw.pointee.PlayResX == 384 && tiny.raw.pointee.PlayResY == 288)
     }
 
     /// `film.srt` and `film.en.srt` go with `film.mkv`; another film's subtitles do not.
