@@ -33,8 +33,10 @@ let package = Package(
         .systemLibrary(name: "CJXL", path: "Sources/CJXL"),
         .systemLibrary(name: "CRSVG", path: "Sources/CRSVG"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
+        // libass draws subtitles over the video.
+        .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass"),
         .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
-                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS"]),
+                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),

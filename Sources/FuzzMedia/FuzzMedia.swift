@@ -12,6 +12,12 @@ enum FuzzMedia {
         if let e = outcome.failure {
             precondition(!e.message.isEmpty && !e.message.contains("\n"), "a refusal must be one line: \(e.message)")
         }
+        // The same bytes as a subtitle file beside a video: read, bounded, drawn.
+        let subtitles = SubtitleProbe.run(bytes)
+        if let e = subtitles.failure {
+            precondition(!e.message.isEmpty && !e.message.contains("\n"), "a subtitle refusal must be one line: \(e.message)")
+        }
+        precondition(subtitles.events <= 20_000, "a subtitle file kept \(subtitles.events) events")
         thumbnail(bytes)
     }
 

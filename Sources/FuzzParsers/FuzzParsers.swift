@@ -54,6 +54,20 @@ enum FuzzParsers {
             }
             return
         }
+        // 0xFA: an ASS event's text, whose font sizes are bounded before libass sees it.
+        if selector == 0xFA {
+            let bounded = SubtitleProbe.boundedEvent(text)
+            var rest = Substring(bounded)
+            while let r = rest.firstRange(of: "\\fs") {
+                rest = rest[r.upperBound...]
+                if rest.hasPrefix("cx") || rest.hasPrefix("cy") { rest = rest.dropFirst(2) }
+                let digits = rest.prefix { $0.isNumber || $0 == "." }
+                precondition(Double(digits).map { $0 <= Double(SubtitleProbe.maxFontSize) } ?? true,
+                             "font size \(digits) kept in \(bounded)")
+            }
+            precondition(bounded.count <= text.count, "bounding grew the event")
+            return
+        }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
         if selector == 0xFE {
             fuzzIPC(rest)

@@ -97,5 +97,13 @@ public struct PlayerOptions: Sendable {
     /// The display's ICC colour profile (as published on the X root window), which
     /// pictures are converted to; nil: the display is taken to be sRGB.
     public var displayProfile: [UInt8]?
+    /// Subtitle files to offer as tracks, before any found beside the media.
+    public var subtitleFiles: [String] = []
+    /// Offers `.srt`, `.ass`, `.ssa` and `.vtt` files beside a local media file with its
+    /// base name (`film.mkv`: `film.srt`, `film.en.srt`) as subtitle tracks.
+    public var findsSubtitleFiles = true
+    /// Where a one-line problem that does not stop playback goes (a subtitle file that
+    /// cannot be read); standard error unless the owner says otherwise.
+    public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
     public init() {}
 }

@@ -92,7 +92,7 @@ extension PlayerEngine {
             }
             return true
         }
-        feed(decoder, from: videoPackets, drain: drain, own: own, beforeSend: {
+        feed({ decoder }, from: videoPackets, drain: drain, own: own, beforeSend: { _ in
             let drops = dropped.load(ordering: .relaxed)
             if drops > dropsSeen {
                 dropsSeen = drops
@@ -125,7 +125,11 @@ extension PlayerEngine {
 
     /// Decodes audio, resamples it and writes it to PulseAudio. Without a reachable
     /// server it only keeps track of where the sound would end.
-    func audioDecodeMain(_ decoder: Decoder) {
+    func audioDecodeMain(_ first: Decoder) {
+        // The sound track may change while playing: a packet of another stream gets a
+        // decoder of its own, and the output keeps its rate (the resampler converts).
+        var decoder = first
+        var stream = shared.withLock { $0.tracks.audioStream }
         let rate = Int(decoder.ctx.pointee.sample_rate)
         let channels = min(2, max(1, Int(decoder.ctx.pointee.ch_layout.nb_channels)))
         var props = AudioOutput.Properties()
@@ -209,7 +213,15 @@ extension PlayerEngine {
                 }
             }
         }
-        feed(decoder, from: audioPackets, drain: drain, atEnd: { s in
+        feed({ decoder }, from: audioPackets, drain: drain, beforeSend: { [self] p in
+            guard p.streamIndex != stream, let d = demuxer, p.streamIndex < d.streamCount else { return }
+            do throws(AVError) {
+                decoder = try Decoder(stream: d.stream(p.streamIndex), threads: 1, maxPixels: options.source.maxPixels)
+                stream = p.streamIndex
+            } catch {
+                options.onWarning("mediaview: cannot play that sound track: \(error.message)")
+            }
+        }, atEnd: { s in
             tempo.finish { p, n, at, factor in _ = send(p, n, pts: at, serial: s, speed: factor) }
             out?.drain()
             shared.withLock { $0.audioEnded = .ended(serial: s) }
@@ -222,16 +234,17 @@ extension PlayerEngine {
     /// end marker drains the decoder and calls `atEnd`. `own` may decode a packet itself
     /// and return true, and the decoder never sees it. Returns when the queue is aborted
     /// or `drain` says to stop.
-    private func feed(_ decoder: Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
-                      own: (Packet, Int) -> Bool = { _, _ in false }, beforeSend: () -> Void = {},
+    private func feed(_ current: () -> Decoder, from queue: BoundedQueue<PacketItem>, drain: (Int) -> Bool,
+                      own: (Packet, Int) -> Bool = { _, _ in false }, beforeSend: (Packet) -> Void = { _ in },
                       sendFailed: (Int32, Int) -> Void = { _, _ in }, atEnd: (Int) -> Void) {
         var decoderSerial: Int?
         while let item = queue.pop() {
             switch item {
             case .packet(let p, let s):
                 if s != serial.load(ordering: .relaxed) { continue }
+                beforeSend(p)
+                let decoder = current()
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
-                beforeSend()
                 if !own(p, s) {
                     let r = decoder.send(p)
                     // EAGAIN only asks for the output to be taken first, which drain does.
@@ -243,6 +256,7 @@ extension PlayerEngine {
                 if !drain(s) { return }
             case .end(let s):
                 if s != serial.load(ordering: .relaxed) { continue }
+                let decoder = current()
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 _ = decoder.send(nil)
                 if !drain(s) { return }

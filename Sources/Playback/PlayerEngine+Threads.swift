@@ -45,6 +45,7 @@ extension PlayerEngine {
             return
         }
         let firstPacket = turnUpright(d, streams: &streams)
+        let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio, kind: streams.info.kind) : [:]
         var videoDecoder: Decoder?
         var audioDecoder: Decoder?
         do {
@@ -86,8 +87,8 @@ extension PlayerEngine {
         }
         wake()
         if let p = firstPacket, videoDecoder != nil { videoPackets.push(.packet(p, 0)) }
-        readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder == nil ? nil : streams.audio,
-                 isNetwork: SourceOptions.isNetwork(url))
+        readLoop(d, video: videoDecoder == nil ? nil : streams.video, audio: audioDecoder != nil,
+                 subtitles: subtitles, isNetwork: SourceOptions.isNetwork(url))
     }
 
     /// A JPEG photo's one packet is read before anything is announced, for its EXIF
@@ -132,13 +133,19 @@ extension PlayerEngine {
         return l
     }
 
-    private func readLoop(_ d: Demuxer, video: Int?, audio: Int?, isNetwork: Bool) {
+    /// `audio`: whether sound is decoded; the packets that go to it are those of the sound
+    /// track chosen (`TrackSelection.audioStream`), which the user may change.
+    private func readLoop(_ d: Demuxer, video: Int?, audio: Bool, subtitles: SubtitleStreams, isNetwork: Bool) {
         var current = 0
         var atEnd = false
         var packet = Packet()
         var anyPacket = false
+        // A sound track switch always comes with a seek (`selectAudio`), so the chosen
+        // stream is read again only there, not under the lock for every packet.
+        var audioStream = audio ? shared.withLock { $0.tracks.audioStream } : nil
         while !aborted.load(ordering: .relaxed) {
             if let target = shared.withLock({ s -> Double? in defer { s.pendingSeek = nil }; return s.pendingSeek }) {
+                if audio { audioStream = shared.withLock { $0.tracks.audioStream } }
                 current = serial.load(ordering: .relaxed)
                 _ = d.seek(to: target)
                 atEnd = false
@@ -158,9 +165,12 @@ extension PlayerEngine {
                 if idx == video {
                     videoPackets.push(.packet(packet, current))
                     packet = Packet()
-                } else if idx == audio {
+                } else if idx == audioStream {
                     audioPackets.push(.packet(packet, current))
                     packet = Packet()
+                } else if subtitles[idx] != nil {
+                    takeSubtitle(packet, subtitles)
+                    av_packet_unref(packet.raw)
                 } else {
                     av_packet_unref(packet.raw)
                 }

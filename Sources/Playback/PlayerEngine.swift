@@ -56,6 +56,10 @@ final class PlayerEngine: @unchecked Sendable {
         var speed = PlaybackSpeed.normal
         /// Stepping frame by frame while paused.
         var step = FrameStep()
+        /// The audio and subtitle tracks and which of each plays.
+        var tracks = TrackSelection()
+        /// The subtitle events decoded so far, by track.
+        var cues = SubtitleCues()
     }
     let shared = Locked(Shared())
     /// The newest seek generation; older data is stale.

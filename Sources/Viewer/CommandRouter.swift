@@ -53,14 +53,14 @@ extension PlayerCommand {
     var target: CommandRouter.Target {
         switch self {
         case .togglePause, .seek, .seekAbsolutePercent, .seekAbsolute, .volume, .chapter, .toggleMute, .toggleLoop, .rotate, .toggleTrack,
-             .zoom, .zoomReset, .pan, .frameStep:
+             .zoom, .zoomReset, .pan, .frameStep, .cycleSubtitles, .cycleAudio:
             return .media
         case .dismiss, .toggleFullscreen, .toggleDetails, .minimize, .restore, .paste, .copy:
             return .window
         case .toggleInfo:
             return .window
         // The speed is the queue's, as mpv's is the player's: the next item plays at it too.
-        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .speed:
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .speed, .toggleSubtitles:
             return .queue
         case .toggleGallery, .galleryMove, .galleryPage, .galleryScroll, .galleryFirst, .galleryLast, .galleryOpen:
             return .gallery
@@ -86,6 +86,8 @@ extension MediaView {
         case .zoomReset: toggleFitNative()
         case .pan(let dx, let dy): pan(dx: dx, dy: dy)
         case .frameStep(let forward): stepFrame(forward: forward)
+        case .cycleSubtitles: cycleSubtitleTrack()
+        case .cycleAudio: cycleAudioTrack()
         default: break
         }
     }

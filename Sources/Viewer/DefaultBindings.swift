@@ -117,6 +117,12 @@ extension InputBindings {
     {gallery} WHEEL_UP       gallery-scroll -1
     {gallery} WHEEL_DOWN     gallery-scroll 1
 
+    # Subtitles and sound tracks, as in mpv: v shows or hides the subtitles, j steps
+    # through the subtitle tracks and "off", # through the sound tracks
+    v               cycle sub-visibility
+    j               cycle sub
+    SHARP           cycle audio
+
     # Overlays
     t               cycle track
     i               cycle details

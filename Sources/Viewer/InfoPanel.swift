@@ -65,6 +65,10 @@ struct InfoPanel {
             add("Channels", info.streams.channels.map { $0 == 1 ? "1 (mono)" : $0 == 2 ? "2 (stereo)" : String($0) })
             add("Sample rate", info.streams.sampleRate.map { "\($0) Hz" })
             add("Audio rate", info.streams.audioBitRate.map(Self.rate))
+            // What `#` and `j` step through.
+            let sound = v.audioTracks, subtitles = v.subtitleTracks
+            if sound.count > 1 { add("Sound tracks", sound.map(\.label).joined(separator: ", ")) }
+            add("Subtitles", subtitles.map(\.label).joined(separator: ", "))
         }
         return out
     }

@@ -229,6 +229,12 @@ public final class MediaQueue {
         case .screenshot: saveScreenshot()
         case .pin: pinCurrent()
         case .speed(let change): changeSpeed(change)
+        case .toggleSubtitles:
+            // One choice for the whole queue, as mpv's sub-visibility: the next film does
+            // not bring back the subtitles the user just hid.
+            guard let v = current else { return }
+            v.toggleSubtitles()
+            for other in playlist where other !== v { other.showsSubtitles = v.showsSubtitles }
         default: break
         }
     }

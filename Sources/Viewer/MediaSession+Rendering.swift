@@ -113,6 +113,7 @@ extension MediaSession {
             scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
+            drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas)
         } else if showsThumbnail, let img = view.content.thumbnailImage {
             buffer.clear()
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
@@ -132,6 +133,14 @@ extension MediaSession {
         let (w, h) = picture.displaySize
         guard w > 0, h > 0, r.width >= w * 3, r.height >= h * 3 else { return .best }
         return min(w, h) < 16 ? .blocks : .fast
+    }
+
+    /// The subtitles due at the picture's own time, so text and picture always agree: a
+    /// frame shown late or held while paused gets the lines of its time, and after a seek
+    /// the old picture keeps its lines until the new generation's first frame replaces it.
+    private func drawSubtitles(over picture: VideoFrame, in rect: Rect, on canvas: Canvas) {
+        guard view.settings.showsSubtitles, info?.kind == .video, let p = player, picture === frame, !rect.isEmpty else { return }
+        subtitles.draw(p, at: picture.pts, in: rect, on: canvas)
     }
 
     private func fillBars(_ b: PixelBuffer, around full: Rect) {

@@ -42,6 +42,8 @@ final class MediaSession {
     var scaler: Scaler?
     /// Pictures along the track, made on the first hover.
     var preview: TrackPreview?
+    /// The subtitles drawn over the video.
+    var subtitles = SubtitleLayer()
     /// When the view was last put on screen (monotonic seconds).
     var firstShownAt: Double = 0
 

@@ -87,6 +87,8 @@ extension MediaView {
         public var shouldHideCloseButton = false
         /// Hides the play button over paused video and audio.
         public var shouldHidePlayButton = false
+        /// Draws the chosen subtitle track over the video (`v` toggles it).
+        public var showsSubtitles = true
         /// How long a still stays when the queue advances by itself, in seconds.
         public var imageDuration: Double = 5
         /// Playback settings handed to the player (sound, volume, pixel budget, timeouts).

@@ -83,6 +83,12 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case speed(SpeedChange)
     /// Pause and show the next frame (`forward`) or the one before.
     case frameStep(forward: Bool)
+    /// Show or hide the subtitles.
+    case toggleSubtitles
+    /// Choose the next subtitle track, then none.
+    case cycleSubtitles
+    /// Choose the next sound track.
+    case cycleAudio
 
     /// Why a command's text could not be parsed; the message fits after `file:line: `.
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -103,7 +109,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         switch name {
         case "cycle":
             guard let property = args.first else {
-                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details, info)")
+                throw ParseError(description: "cycle needs a property (pause, mute, fullscreen, loop, track, details, info, sub, sub-visibility, audio)")
             }
             try expectCount(args, 1, usage: "cycle \(property)")
             switch property {
@@ -114,6 +120,10 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
             case "track": return .toggleTrack
             case "details": return .toggleDetails
             case "info": return .toggleInfo
+            // mpv's names, and the property names its scripts cycle (sid, aid).
+            case "sub-visibility": return .toggleSubtitles
+            case "sub", "sid": return .cycleSubtitles
+            case "audio", "aid": return .cycleAudio
             default: throw ParseError(description: "cannot cycle '\(property)'")
             }
         case "seek":
@@ -236,6 +246,9 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .galleryOpen: "gallery-open"
         case .speed(let change): change.commandText
         case .frameStep(let forward): forward ? "frame-step" : "frame-back-step"
+        case .toggleSubtitles: "cycle sub-visibility"
+        case .cycleSubtitles: "cycle sub"
+        case .cycleAudio: "cycle audio"
         }
     }
 

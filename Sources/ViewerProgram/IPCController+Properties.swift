@@ -9,6 +9,9 @@ enum IPCProperty: String, CaseIterable {
     case mediaTitle = "media-title"
     case playlistPos = "playlist-pos"
     case playlistCount = "playlist-count"
+    case sid, aid
+    case subVisibility = "sub-visibility"
+    case trackList = "track-list"
 }
 
 extension IPCController {
@@ -39,6 +42,7 @@ extension IPCController {
         case .fullscreen: return .bool(v?.isFullscreen ?? false)
         case .minimized: return .bool(v?.isMinimized ?? false)
         case .speed: return .double(v?.playbackSpeed ?? 1)
+        case .sid, .aid, .subVisibility, .trackList: return try trackValue(property, of: v)
         }
     }
 
@@ -74,7 +78,9 @@ extension IPCController {
             // A number or its text, 0.25 to 4; anything else leaves the speed alone.
             guard let n = value.number, PlaybackSpeed(n) != nil else { throw .propertyFormat }
             queue.execute(.speed(.set(n)))
-        case .duration, .path, .mediaTitle, .playlistCount:
+        case .sid, .aid, .subVisibility:
+            try setTrack(property, to: value, on: v)
+        case .duration, .path, .mediaTitle, .playlistCount, .trackList:
             throw .propertyError
         }
     }

@@ -90,6 +90,13 @@ extension ProgramOptions {
         value("--speed", "X", "Playback and queue",
               "play at X times the media's own pace, 0.25 to 4; the sound keeps its pitch (default 1)") {
             $0.speed = try speed($1) },
+        value("--sub-file", "FILE", "Playback and queue",
+              "subtitles (.srt, .ass, .ssa, .vtt) for the videos, as the first track; may be given more than once") {
+            $0.subtitleFiles.append(try nonEmpty("--sub-file", $1)) },
+        flag("--no-sub-auto", "Playback and queue", "do not look for subtitle files beside a video (film.srt, film.en.srt)") {
+            $0.subtitleAuto = false },
+        flag("--no-sub-visibility", "Playback and queue", "start with the subtitles hidden (v shows them)") {
+            $0.subtitlesVisible = false },
         value("--content-mode", "MODE", "Playback and queue", "fit (whole picture, black bars) or fill (cropped) (default fit)") {
             $0.contentMode = try choice("--content-mode", $1) },
         flag("--video-aspect-fit", "Playback and queue", "fit video even when --content-mode is fill") {

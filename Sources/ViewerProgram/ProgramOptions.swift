@@ -42,6 +42,12 @@ public struct ProgramOptions: Equatable, Sendable {
     public var loop = false
     public var autoplay = true
     public var dismissAfterFinish = false
+    /// Subtitle files for every video (`--sub-file`, as often as wanted).
+    public var subtitleFiles: [String] = []
+    /// Offer subtitle files found beside a video with its base name.
+    public var subtitleAuto = true
+    /// Draw the subtitles (`v` toggles them while playing).
+    public var subtitlesVisible = true
     public var swipeMode: SwipeMode = .minimize
     /// Height / width of the minimized thumbnail, already clamped to [9/16, 16/9].
     public var minimizedAspectRatio: Double = 9.0 / 16.0

@@ -16,7 +16,7 @@ public enum ViewerApp {
     /// Runs the program and returns its exit status: 0 all played, 1 some item failed,
     /// 2 bad usage or no usable environment.
     public static func main(arguments: [String]) -> Int32 {
-        let opts: ProgramOptions
+        var opts: ProgramOptions
         do {
             opts = try ProgramOptions.parse(arguments)
         } catch {
@@ -26,6 +26,13 @@ public enum ViewerApp {
         if opts.showHelp { print(ProgramOptions.helpText); return 0 }
         if opts.showVersion { print("mediaview \(version)"); return 0 }
         if opts.showManual { print(ProgramOptions.manPage(version: version), terminator: ""); return 0 }
+        // A subtitle file that is not there is said once, not once for every item it was
+        // to go with, and the media play without it (as mpv does).
+        opts.subtitleFiles = opts.subtitleFiles.filter { path in
+            if access(path, R_OK) == 0 { return true }
+            say("mediaview: --sub-file \(path): \(String(cString: strerror(errno))); playing without it")
+            return false
+        }
         let environment = ProcessInfo.processInfo.environment
         FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let loaded = InputBindings.load(userFile: opts.inputConfPath ?? InputBindings.userFilePath(environment: environment))
@@ -196,6 +203,9 @@ public enum ViewerApp {
         v.playbackSpeed = o.speed
         v.playerOptions.source.maxPixels = o.maxPixels
         v.playerOptions.source.networkTimeout = o.timeout
+        v.playerOptions.subtitleFiles = o.subtitleFiles
+        v.playerOptions.findsSubtitleFiles = o.subtitleAuto
+        v.showsSubtitles = o.subtitlesVisible
         CacheManager.shared.configure(directory: o.cacheDirectory, enabled: o.cacheEnabled)
         v.shouldPreloadPlayableMedia = o.preload
         return v

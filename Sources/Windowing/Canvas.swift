@@ -73,7 +73,7 @@ public struct Canvas: Sendable {
 
     /// Blends a coverage mask (one byte per pixel, 0 transparent to 255 solid) in `color`,
     /// its top-left corner at `(x, y)`. This is how glyph bitmaps reach the pixels.
-    func blendMask(_ mask: UnsafePointer<UInt8>, width: Int, height: Int, pitch: Int,
+    public func blendMask(_ mask: UnsafePointer<UInt8>, width: Int, height: Int, pitch: Int,
                    x: Int, y: Int, color: Color) {
         guard let paint = paint(color), width > 0, height > 0 else { return }
         let v = Rect(x: x, y: y, width: width, height: height).intersection(drawableRect)

@@ -13,7 +13,8 @@ extension MediaviewProgram {
         func seedClientRuns() throws {
             let video = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 6)
             let broken = try Fixtures.bytes("not-a-video.mp4", Data("this is not a video".utf8))
-            let r = try Run.process(Self.binary, [video, broken], timeout: 60, environment: Run.environment())
+            let subtitles = try Fixtures.srt("seed-client.srt", [Fixtures.Cue(0, 5, "Hello")])
+            let r = try Run.process(Self.binary, [video, broken, subtitles], timeout: 60, environment: Run.environment())
             #expect(r.status == 0, "exit status \(r.status): \(r.stderr)")
             let lines = r.stdout.split(separator: "\n").map(String.init)
             let expected = [
@@ -22,6 +23,8 @@ extension MediaviewProgram {
                 "willChangeMinimization", "didChangeMinimization", "willEndMinimizing true",
                 "didEndMinimizing true offset 1.0",
                 "task slept, minimized true",
+                "subtitle tracks 1, subrip external true, shown 1",
+                "subtitles off true",
                 "willChangeMinimization", "didChangeMinimization", "willEndMinimizing false",
                 "didEndMinimizing false offset 0.0",
                 "timer ticks enough",

@@ -6,11 +6,11 @@ import Viewer
 // code on timers, then shows a file that cannot play, and quits. Every delegate call is
 // printed as one line, so a test (or a curious developer) sees them in order.
 //
-//   SeedClient VIDEO BROKEN-FILE
+//   SeedClient VIDEO BROKEN-FILE [SUBTITLE-FILE]
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    print("usage: SeedClient VIDEO BROKEN-FILE")
+guard arguments.count == 3 || arguments.count == 4 else {
+    print("usage: SeedClient VIDEO BROKEN-FILE [SUBTITLE-FILE]")
     exit(2)
 }
 
@@ -62,6 +62,8 @@ func run() -> Int32 {
     video.shouldDismissAfterFinishedPlaying = false
     video.allowLooping = true
     video.delegate = client
+    // Subtitles for the clip, as a file of the app's own (files beside it are found too).
+    if arguments.count > 3 { video.playerOptions.subtitleFiles = [arguments[3]] }
 
     let broken = MediaView()
     broken.setVideo(url: arguments[2])
@@ -88,6 +90,12 @@ func run() -> Int32 {
     Task { @MainActor in
         try? await Task.sleep(nanoseconds: 2_000_000_000)
         print("task slept, minimized \(video.isMinimized)")
+        let subtitles = video.subtitleTracks
+        print("subtitle tracks \(subtitles.count), "
+              + (subtitles.first.map { "\($0.codec) external \($0.isExternal)" } ?? "none")
+              + ", shown \(video.selectedSubtitleTrack?.id ?? 0)")
+        video.selectSubtitleTrack(id: nil)
+        print("subtitles off \(video.selectedSubtitleTrack == nil)")
         video.restore(animated: false)
         try? await Task.sleep(nanoseconds: 500_000_000)
         print("timer ticks \(ticks >= 15 ? "enough" : "too few: \(ticks)")")
