@@ -22,8 +22,15 @@ extension MediaviewProgram {
         }
 
         static func quit(_ s: Session) throws -> Launched.Ended {
-            _ = try Run.process("xdotool", ["key", "--window", s.window, "q"], timeout: 10)
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            // In about one full run in two, a q sent right after an item came back on screen
+            // was not taken (cause not found; see the README's known limits): it is sent
+            // again once, and said on the test's output, so the trash checks still decide.
+            for attempt in 1...2 {
+                _ = try Run.process("xdotool", ["key", "--window", s.window, "q"], timeout: 10)
+                _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+                if let ended = s.run.finish(timeout: 5) { return ended }
+                print("TrashKeys: q attempt \(attempt) did not end the program")
+            }
             return try #require(s.run.finish(timeout: 10))
         }
 
