@@ -22,31 +22,53 @@ public enum StillDecoder {
             throw AVError(message: "\(Demuxer.displayName(url)): picture size \(w)x\(h) refused")
         }
         let dec = try Decoder(stream: st, threads: 1, maxPixels: options.maxPixels)
-        let packet = Packet()
         let frame = Frame()
+        switch firstPicture(of: d, stream: Int(v), decoder: dec, into: frame) {
+        case .picture: return convert(frame)
+        case .none: throw AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded")
+        case .failed(let e): throw e
+        }
+    }
+
+    /// What decoding a stream up to its first picture came to.
+    enum FirstPicture {
+        /// The picture is in the frame.
+        case picture
+        /// The stream ended (or the budget ran out) without one.
+        case none
+        /// The decoder refused the data.
+        case failed(AVError)
+    }
+
+    /// Feeds packets of stream `index` of `d` to `decoder` until the first picture is in
+    /// `frame`, at most `budget` turns: a damaged file can feed packets that never make one.
+    static func firstPicture(of d: Demuxer, stream index: Int, decoder: Decoder, into frame: Frame,
+                             budget: Int = .max) -> FirstPicture {
+        let packet = Packet()
         var sentEnd = false
-        while true {
-            switch dec.receive(into: frame) {
+        for _ in 0..<budget {
+            switch decoder.receive(into: frame) {
             case .frame:
-                return convert(frame)
+                return .picture
             case .endOfStream:
-                throw AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded")
+                return .none
             case .failed(let e):
-                throw e
+                return .failed(e)
             case .needsInput:
-                if sentEnd { throw AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded") }
+                if sentEnd { return .none }
                 switch d.read(into: packet) {
                 case .packet:
-                    if packet.streamIndex == Int(v) { _ = dec.send(packet) }
+                    if packet.streamIndex == index { _ = decoder.send(packet) }
                     av_packet_unref(packet.raw)
                 case .again:
                     continue
                 case .endOfFile, .failed:
-                    _ = dec.send(nil)
+                    _ = decoder.send(nil)
                     sentEnd = true
                 }
             }
         }
+        return .none
     }
 
     private static func convert(_ frame: Frame) -> RGBA {

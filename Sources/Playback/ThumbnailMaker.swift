@@ -96,33 +96,16 @@ public enum ThumbnailMaker {
         if !animated, !cover, let duration = d.duration, duration > 1 { _ = d.seek(to: duration / 10) }
         let dec: Decoder
         do { dec = try Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) } catch { throw .broken(error.message) }
-        let packet = Packet(), frame = Frame()
-        var sentEnd = false
-        // A damaged file can feed packets that never make a picture: give up after a budget.
-        for _ in 0..<2000 {
-            switch dec.receive(into: frame) {
-            case .frame:
-                // Upright, as the player shows it: a phone's video is stored sideways.
-                do { return rotated(try fit(frame, size: size), by: PlayerEngine.rotation(of: st)) } catch { throw .broken(error.message) }
-            case .endOfStream:
-                throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
-            case .failed(let e):
-                throw .broken("\(Demuxer.displayName(path)): \(e.message)")
-            case .needsInput:
-                if sentEnd { throw .broken("\(Demuxer.displayName(path)): no picture could be decoded") }
-                switch d.read(into: packet) {
-                case .packet:
-                    if packet.streamIndex == Int(v) { _ = dec.send(packet) }
-                    av_packet_unref(packet.raw)
-                case .again:
-                    continue
-                case .endOfFile, .failed:
-                    _ = dec.send(nil)
-                    sentEnd = true
-                }
-            }
+        let frame = Frame()
+        switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: dec, into: frame, budget: 2000) {
+        case .picture:
+            // Upright, as the player shows it: a phone's video is stored sideways.
+            do { return rotated(try fit(frame, size: size), by: PlayerEngine.rotation(of: st)) } catch { throw .broken(error.message) }
+        case .none:
+            throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
+        case .failed(let e):
+            throw .broken("\(Demuxer.displayName(path)): \(e.message)")
         }
-        throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
     }
 
     /// `frame` scaled to fit `size` (its sample aspect applied), as RGBA.
