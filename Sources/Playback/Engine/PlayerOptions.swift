@@ -1,0 +1,33 @@
+/// The tunables of one player.
+public struct PlayerOptions: Sendable {
+    public var source = SourceOptions()
+    /// Decode audio and play it through PulseAudio.
+    public var audio = true
+    /// Show frames as fast as they decode, ignoring timestamps (benchmarks).
+    public var untimed = false
+    /// Start paused (a view with `shouldAutoPlayAfterPresentation == false`).
+    public var startPaused = false
+    /// Initial volume 0...1 and mute.
+    public var volume: Double = 1
+    public var muted = false
+    /// How fast to play; the sound keeps its pitch.
+    public var speed = PlaybackSpeed.normal
+    /// Name shown in the desktop's mixer.
+    public var mediaName = "media"
+    /// The area the picture will be shown in, if known: a still much larger than it is
+    /// decoded at reduced resolution (JPEG's `lowres`), which is several times faster.
+    /// A vector picture (SVG) is drawn to fit it exactly.
+    public var targetSize: (width: Int, height: Int)?
+    /// The display's ICC colour profile (as published on the X root window), which
+    /// pictures are converted to; nil: the display is taken to be sRGB.
+    public var displayProfile: [UInt8]?
+    /// Subtitle files to offer as tracks, before any found beside the media.
+    public var subtitleFiles: [String] = []
+    /// Offers `.srt`, `.ass`, `.ssa` and `.vtt` files beside a local media file with its
+    /// base name (`film.mkv`: `film.srt`, `film.en.srt`) as subtitle tracks.
+    public var findsSubtitleFiles = true
+    /// Where a one-line problem that does not stop playback goes (a subtitle file that
+    /// cannot be read); standard error unless the owner says otherwise.
+    public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
+    public init() {}
+}

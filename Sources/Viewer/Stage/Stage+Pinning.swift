@@ -1,0 +1,39 @@
+import Playback
+import Windowing
+
+extension Stage {
+    /// Shows `v` as a pinned thumbnail at `frame`, already small and floating.
+    func showPinned(_ v: MediaView, at frame: Rect) {
+        placement.pinned = true
+        show(v)
+        isMinimized = true
+        fade.overlay = 0
+        window.setFloating(true)
+        tellWindowManager(minimized: true, view: v)
+        setFrame(frame)
+        v.session?.setLowPower(true)
+    }
+
+    /// Back to the presented size without a view (its item was pinned away).
+    func leaveThumbnail() {
+        guard isMinimized else { return }
+        isMinimized = false
+        fade.overlay = 1
+        window.setUtilityType(false)
+        window.setOnAllWorkspaces(false)
+        window.setSizeHints(aspect: nil)
+        restorePresentedState()
+    }
+
+    /// Takes the window off the screen while it has nothing to show.
+    func hide() {
+        if window.isMapped { window.unmap() }
+    }
+
+    /// Puts the window back when there is something to show again.
+    func unhide() {
+        guard !window.isMapped else { return }
+        window.map()
+        if placement.wantsFullscreen && !window.isEmbedded && !isMinimized { window.setFullscreen(true) }
+    }
+}
