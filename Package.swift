@@ -3,12 +3,13 @@ import PackageDescription
 
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
-/// Dependencies point one way: mediaview -> ViewerProgram -> Viewer -> Windowing, Playback, SessionBus -> C modules.
+/// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
     products: [
         .library(name: "Viewer", targets: ["Viewer"]),
+        .library(name: "MPRIS", targets: ["MPRIS"]),
         .executable(name: "mediaview", targets: ["mediaview"]),
     ],
     targets: [
@@ -40,9 +41,11 @@ let package = Package(
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
-        .target(name: "Viewer", dependencies: ["Playback", "Windowing", "SessionBus"]),
+        .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        // A queue as an MPRIS2 player on the session bus, through the queue's public API.
+        .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.
-        .target(name: "ViewerProgram", dependencies: ["Viewer", "Playback"]),
+        .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),

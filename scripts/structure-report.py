@@ -116,7 +116,7 @@ def main():
     reaches, reach_files = 0, set()
     for path in files:
         if os.path.basename(path).startswith('MediaView'): continue
-        if '/Viewer/' not in path and '/ViewerProgram/' not in path: continue
+        if not any(m in path for m in ('/Viewer/', '/ViewerProgram/', '/MPRIS/')): continue
         for line in open(path, encoding='utf-8', errors='replace'):
             n = len(reach.findall(strip(line)))
             if n: reaches += n; reach_files.add(os.path.relpath(path, root))

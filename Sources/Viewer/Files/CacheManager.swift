@@ -2,7 +2,6 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Playback
-import Synchronization
 
 /// The viewer's caches, as MediaView's `CacheManager`: web images and GIFs in memory, and
 /// every kind of web media on disk under `$XDG_CACHE_HOME/mediaview` (or `directory`).
@@ -100,8 +99,8 @@ public final class CacheManager {
 
     /// The source options for playing `url` as `kind`: which caches to read and fill, and
     /// who hears when the download is complete.
-    func sourceOptions(_ base: SourceOptions, url: String, kind: MediaView.MediaKind?, view: MediaView,
-                       streamToDisk: Bool) -> SourceOptions {
+    func sourceOptions(_ base: SourceOptions, url: String, kind: MediaView.MediaKind?,
+                       onCached: @escaping @Sendable (String) -> Void, streamToDisk: Bool) -> SourceOptions {
         var o = base
         guard SourceOptions.isNetwork(url), cacheMediaWhenDownloaded else { return o }
         let still = kind == .image || kind == .gif
@@ -111,9 +110,7 @@ public final class CacheManager {
         o.cache = diskCache
         o.cacheDirectory = CacheManager.directory(for: kind)
         if !still && !streamToDisk { o.cache = nil }
-        o.onCached = { [weak view] path in
-            CacheManager.post { view?.didDownload(path, kind: kind) }
-        }
+        o.onCached = onCached
         return o
     }
 
@@ -125,25 +122,10 @@ public final class CacheManager {
         }
     }
 
-    // MARK: Main-thread delivery of background news.
-
-    /// Work from download threads waiting for the main loop.
-    private nonisolated static let pending = Mutex<[@MainActor @Sendable () -> Void]>([])
-    /// Wakes the main loop; set by views as they are ticked.
-    nonisolated static let mainWake = Mutex<(@Sendable () -> Void)?>(nil)
-
-    /// Queues `work` for the main thread and wakes the main loop.
+    /// Runs `work` on the main thread, from a download thread: through the main dispatch
+    /// queue, which the viewer's loop serves between turns (and wakes for), as it does the
+    /// app's own main-queue work.
     nonisolated static func post(_ work: @escaping @MainActor @Sendable () -> Void) {
-        pending.withLock { $0.append(work) }
-        mainWake.withLock { $0 }?()
-    }
-
-    /// Runs what download threads queued; called by the main loop (every view's tick).
-    static func runPending() {
-        let work = pending.withLock { list -> [@MainActor @Sendable () -> Void] in
-            defer { list.removeAll() }
-            return list
-        }
-        for w in work { w() }
+        DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
     }
 }

@@ -65,7 +65,7 @@ final class Gallery {
             worker?.close()
             let loop = stage.loop
             worker = ThumbnailWorker(store: queue.presentation.thumbnailStore, size: size,
-                                     maxPixels: queue.current?.settings.playerOptions.source.maxPixels ?? 100_000_000,
+                                     maxPixels: queue.current?.playerOptions.source.maxPixels ?? 100_000_000,
                                      wake: { loop.wake() })
             images.removeAll()
         }
@@ -94,7 +94,7 @@ final class Gallery {
         images.removeAll()
         asked = nil
         worker?.want([])
-        stage.needsRedraw = true
+        stage.setNeedsRedraw()
         queue.presentation.onGalleryEvent?(.closed(opened: index))
         if let index, index != queue.playlistPosition {
             resumes = nil
@@ -149,9 +149,8 @@ final class Gallery {
             queue.presentation.onGalleryEvent?(.thumbnail(path: e.path, source: e.source, seconds: e.seconds, reason: e.reason))
             if let problem = e.cacheProblem { queue.presentation.onWarning?(problem) }
         }
-        if needsRedraw || stage.needsRedraw {
+        if stage.takeNeedsRedraw() || needsRedraw {
             needsRedraw = false
-            stage.needsRedraw = false
             let complete = draw(on: stage, layout: l)
             if let start = shownAt, complete {
                 shownAt = nil

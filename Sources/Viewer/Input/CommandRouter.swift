@@ -25,7 +25,7 @@ final class CommandRouter {
         case .gallery:
             queue.screen?.gallery.perform(c, on: stage)
         }
-        stage.needsRedraw = true
+        stage.setNeedsRedraw()
     }
 
     /// The stage's view is done (close button, thrown away): the queue moves on, or a

@@ -54,7 +54,7 @@ extension MediaQueue {
         let wanted = history.last
         if let old = preparedPrevious, old !== wanted, old !== current, old !== prepared { old.releaseSession() }
         preparedPrevious = wanted
-        guard let v = wanted, v.session == nil, let s = screen else { return }
+        guard let v = wanted, !v.isPrepared, let s = screen else { return }
         openAhead(v, on: s)
     }
 }

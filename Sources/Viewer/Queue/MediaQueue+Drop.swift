@@ -22,11 +22,11 @@ extension MediaQueue {
     /// Makes a view for each source (the app's way, or like the view on screen) and queues them.
     func queue(sources: [String], presentingFirst: Bool) {
         guard !sources.isEmpty else { return }
-        let model = current?.settings
+        let model = current
         let made = sources.map { source -> MediaView in
             if let make = presentation.makeView { return make(source) }
             let v = MediaView()
-            if let model { v.settings = model }
+            if let model { v.takeOptions(of: model) }
             v.setMedia(url: source)
             return v
         }

@@ -51,7 +51,7 @@ extension MediaQueue {
     public var statistics: PlaybackStatistics {
         let stage = screen?.stage
         return PlaybackStatistics(framesShown: stage?.framesShown ?? 0,
-                                  droppedFrames: counters.droppedBefore + (current?.session?.droppedFrames ?? 0),
+                                  droppedFrames: counters.droppedBefore + (current?.droppedFrames ?? 0),
                                   seconds: MonotonicClock.seconds() - counters.start)
     }
 
@@ -111,8 +111,8 @@ extension MediaQueue {
     /// Moves on when the current view is done and the queue should advance. Returns when
     /// to look again.
     private func advanceIfDone(_ v: MediaView, now: Double) -> Double? {
-        guard let s = v.session, s.hasEnded else { return nil }
-        if s.failure != nil || v.info?.isPlayable == true {
+        guard v.hasEnded else { return nil }
+        if v.failure != nil || v.info?.isPlayable == true {
             // A finished view stays unless it asked to go, the app asked the queue to run by
             // itself, or the program ends when the queue does.
             let more = views.count > 1
@@ -124,16 +124,11 @@ extension MediaQueue {
         }
         // Stills and GIFs stay until the user moves on, unless the queue runs by itself.
         guard presentation.autoExit else { return nil }
-        if s.isDone(now: now) {
+        if v.isDone(now: now) {
             presentNext()
             return 0
         }
-        // A still's time runs from when it finished showing, which is when isDone counts
-        // from; an animation waiting for its first loop to end is looked at every 10 ms.
-        // (A flat 10 ms floor held every picture of a fast slide show that long.)
-        let since = v.info?.kind == .image ? s.progress.finishedAt ?? s.firstShownAt : s.firstShownAt
-        let left = v.imageDuration - (now - since)
-        return left > 0 ? left : 0.01
+        return v.secondsUntilDone(now: now)
     }
 
     /// Start of the run and frames dropped by views already dismissed.

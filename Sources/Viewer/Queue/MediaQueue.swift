@@ -32,7 +32,7 @@ public final class MediaQueue {
     var counters = Counters()
     var quitRequested = false
     /// Run after every turn of the loop, to publish what changed (the MPRIS player).
-    var turnFollowers: [@MainActor () -> Void] = []
+    private(set) var turnFollowers: [@MainActor () -> Void] = []
     /// Views whose files went to the trash, newest last, for undo.
     var trashed: [(view: MediaView, item: Trash.Item)] = []
 
@@ -130,6 +130,15 @@ public final class MediaQueue {
     /// The presented view's index in `playlist`, or nil when nothing is presented.
     public var playlistPosition: Int? { current == nil ? nil : history.count }
 
+    /// Whether there is an item to go back to with `presentPrevious()`.
+    public var hasPrevious: Bool { !history.isEmpty }
+
+    /// Runs `body` after every turn of the loop, once what the turn changed is settled: for
+    /// publishing the queue's state elsewhere (a desktop's media controls).
+    public func afterEachTurn(_ body: @escaping @MainActor () -> Void) {
+        turnFollowers.append(body)
+    }
+
     /// Makes `mediaView` the whole queue and presents it: what opening a file in a
     /// running player means (mpv's `loadfile` replace).
     public func replaceAll(with mediaView: MediaView) {
@@ -169,7 +178,7 @@ public final class MediaQueue {
         views.removeAll { $0 === v }
         current = nil
         v.pause()
-        counters.droppedBefore += v.session?.droppedFrames ?? 0
+        counters.droppedBefore += v.droppedFrames
         screen?.stage.clear()
         v.notify { $0.didDismiss(mediaView: v) }
         if keepInHistory { history.append(v) }
@@ -187,7 +196,7 @@ public final class MediaQueue {
         current = v
         v.notify { $0.willPresent(mediaView: v) }
         stage.show(v)
-        if v.settings.shouldAutoPlayAfterPresentation { v.play() }
+        if v.shouldAutoPlayAfterPresentation { v.play() }
         stage.growFromOrigin(v)
         v.notify { $0.didPresent(mediaView: v) }
         if views.count > 1 { prepare(views[1]) } else { unprepare() }
@@ -205,10 +214,10 @@ public final class MediaQueue {
     /// Starts opening `v` off screen, sized for the window, waking the loop as it decodes.
     func openAhead(_ v: MediaView, on s: Screen) {
         let loop = s.loop
-        v.wake = { loop.wake() }
-        v.settings.playerOptions.targetSize = (s.stage.window.width, s.stage.window.height)
-        v.settings.playerOptions.displayProfile = s.display.colourProfile
-        v.prepare()
+        var facts = s.stage.windowFacts
+        // Not on the stage yet: the desktop's scale reaches it when it is shown.
+        facts.desktopScale = nil
+        v.prepare(for: facts, wake: { loop.wake() })
     }
 
     func unprepare() {

@@ -43,10 +43,10 @@ extension MediaSession {
     /// true when there is a sharper picture to draw.
     func tickDetail() -> Bool {
         if info?.isScalable == true { return tickRedraw() }
-        if detail.wanted, !detail.tried, detail.player == nil, let url = view.content.url {
+        if detail.wanted, !detail.tried, detail.player == nil, let url = content.url {
             detail.tried = true
             if case .success(let resolved) = MediaView.resolve(url) {
-                var o = view.openingOptions(url: url, resolved: resolved)
+                var o = setup.openingOptions(url: url, resolved: resolved)
                 o.targetSize = nil
                 o.audio = false
                 let w = wake
@@ -85,10 +85,10 @@ extension MediaSession {
     /// Starts a drawing at the wanted size when none is under way, and takes the one that
     /// came; true when there is a sharper picture to draw.
     private func tickRedraw() -> Bool {
-        if let size = detail.wantedSize, detail.player == nil, !detail.tried, let url = view.content.url,
+        if let size = detail.wantedSize, detail.player == nil, !detail.tried, let url = content.url,
            case .success(let resolved) = MediaView.resolve(url) {
             detail.wantedSize = nil
-            var o = view.openingOptions(url: url, resolved: resolved)
+            var o = setup.openingOptions(url: url, resolved: resolved)
             o.targetSize = size
             o.audio = false
             let w = wake

@@ -7,8 +7,7 @@ import Windowing
 extension MediaSession {
     func drawOverlays(on canvas: Canvas, state: RenderState) {
         let b = canvas.bounds
-        let settings = view.settings
-        let sc = view.currentInterfaceScale
+        let sc = interfaceScale
         let side = max(sc.px(24), min(sc.px(96), min(b.width, b.height) / 6))
         let center = Rect(x: b.width / 2 - side / 2, y: b.height / 2 - side / 2, width: side, height: side)
         if let e = failure {
@@ -24,7 +23,7 @@ extension MediaSession {
         if case .opening = p.phase {
             // Playable media pulses its play indicator while it loads; pictures spin.
             let phase = state.now.truncatingRemainder(dividingBy: 1)
-            if (view.kind == .video || view.kind == .audio) && !settings.shouldHidePlayButton {
+            if (content.kind == .video || content.kind == .audio) && !settings.shouldHidePlayButton {
                 Indicators.drawPlayIndicator(on: canvas, in: center, theme: settings.themeColor, pulse: 0.5 - 0.5 * cos(phase * 2 * .pi))
             } else {
                 Indicators.drawSpinner(on: canvas, in: center, phase: phase)
@@ -56,36 +55,36 @@ extension MediaSession {
     }
 
     /// Whether the close button shows: it may only hide when a swipe can dismiss instead.
-    var showsCloseButton: Bool { !(view.settings.shouldHideCloseButton && view.settings.swipeMode != .none) }
+    var showsCloseButton: Bool { !(settings.shouldHideCloseButton && settings.swipeMode != .none) }
 
     /// The close button, top right below the top buffer; nil when hidden.
     func closeButtonRect(in b: Rect) -> Rect? {
         guard showsCloseButton else { return nil }
-        let sc = view.currentInterfaceScale
-        return Rect(x: b.width - sc.px(48), y: view.settings.topBuffer.pixels + sc.px(12), width: sc.px(36), height: sc.px(36))
+        let sc = interfaceScale
+        return Rect(x: b.width - sc.px(48), y: settings.topBuffer.pixels + sc.px(12), width: sc.px(36), height: sc.px(36))
     }
 
     /// The band at the bottom that holds the progress track and its time labels.
     func trackRect(in b: Rect) -> Rect {
-        let sc = view.currentInterfaceScale
+        let sc = interfaceScale
         let h = sc.px(40)
         return Rect(x: sc.px(16), y: b.height - h - sc.px(8), width: max(0, b.width - sc.px(32)), height: h)
     }
 
     /// The track's band, its bar between the time labels, and the labels' text.
     func trackLayout(in bounds: Rect) -> (band: Rect, bar: Rect, left: String, right: String, font: FontRenderer)? {
-        guard let info, info.isPlayable, view.settings.shouldShowTrack,
-              let font = FontCache.shared.font(family: view.settings.trackFont, size: view.currentInterfaceScale.px(14)) else { return nil }
+        guard let info, info.isPlayable, settings.shouldShowTrack,
+              let font = FontCache.shared.font(family: settings.trackFont, size: interfaceScale.px(14)) else { return nil }
         let band = trackRect(in: bounds)
         let pos = position
         let dur = info.duration ?? 0
         let left = MediaView.formatTime(pos, longest: dur)
-        let right = view.settings.shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
+        let right = settings.shouldDisplayRemainingTime ? "-" + MediaView.formatTime(max(0, dur - pos), longest: dur)
                                                : MediaView.formatTime(dur, longest: dur)
         // Label widths from the longest text they can hold, so the bar does not jitter.
         let sample = MediaView.formatTime(dur, longest: dur).map { $0.isNumber ? "0" : $0 }
         let lw = font.measure(String(sample)).width, rw = font.measure("-" + String(sample)).width
-        let gap = view.currentInterfaceScale.px(12)
+        let gap = interfaceScale.px(12)
         let bar = Rect(x: band.x + lw + gap, y: band.y, width: max(0, band.width - lw - rw - 2 * gap), height: band.height)
         return (band, bar, left, right, font)
     }
@@ -100,7 +99,7 @@ extension MediaSession {
         guard let l = trackLayout(in: canvas.bounds) else { return }
         if state.pointerNearTrack { trackPreview()?.previewer.prepare() }
         let font = l.font
-        let sc = view.currentInterfaceScale
+        let sc = interfaceScale
         let baseline = l.band.y + l.band.height / 2 + font.ascent / 2 - 1
         canvas.fillRect(Rect(x: l.band.x - sc.px(8), y: l.band.y, width: l.band.width + sc.px(16), height: l.band.height),
                         color: Color.black.withAlpha(fraction: 0.35))
@@ -109,7 +108,7 @@ extension MediaSession {
         let dur = info.duration ?? 0
         let progress = dur > 0 ? position / dur : 0
         Indicators.drawProgressTrack(on: canvas, in: l.bar, progress: progress, buffered: player?.bufferedFraction ?? 0,
-                                     theme: view.settings.themeColor, hover: state.trackHover,
+                                     theme: settings.themeColor, hover: state.trackHover,
                                      thickness: sc.px(3), hoverThickness: sc.px(6))
         if dur > 0 { Indicators.drawChapterMarks(on: canvas, in: l.bar, starts: info.chapters.map { $0.start / dur }, scale: sc) }
         if state.trackHover, let x = state.pointerX, dur > 0 {
@@ -138,11 +137,11 @@ extension MediaSession {
     }
 
     private func drawTitle(on canvas: Canvas) {
-        let (title, details) = (view.title, view.details)
+        let (title, details) = (content.title, content.details)
         guard title != nil || details != nil else { return }
         let b = canvas.bounds
-        let sc = view.currentInterfaceScale
-        let topBuffer = view.settings.topBuffer.pixels
+        let sc = interfaceScale
+        let topBuffer = settings.topBuffer.pixels
         let top = topBuffer + sc.px(12)
         canvas.fillRect(Rect(x: 0, y: topBuffer, width: b.width, height: sc.px(details == nil ? 44 : 68)),
                         color: Color.black.withAlpha(fraction: 0.35))
@@ -157,7 +156,7 @@ extension MediaSession {
     }
 
     private func drawCaption(_ text: String, on canvas: Canvas, below r: Rect) {
-        let sc = view.currentInterfaceScale
+        let sc = interfaceScale
         guard let font = FontCache.shared.font(family: nil, size: sc.px(16)) else { return }
         let s = font.truncated(text, toWidth: canvas.bounds.width - sc.px(40))
         let w = font.measure(s).width

@@ -46,7 +46,7 @@ extension MediaSession {
     /// no moving picture, or when the view turned previews off.
     func trackPreview() -> TrackPreview? {
         if let preview { return preview }
-        guard view.settings.shouldShowTrackPreviews, info?.kind == .video, let url = view.content.url,
+        guard settings.shouldShowTrackPreviews, info?.kind == .video, let url = content.url,
               case .success(let resolved) = MediaView.resolve(url) else { return nil }
         // A web video already complete in the cache is previewed from there; otherwise its
         // ranges are read from the server as the previews need them, and the pictures are
@@ -55,14 +55,14 @@ extension MediaSession {
         let width = previewWidth
         let store = SourceOptions.isNetwork(resolved)
             ? CacheManager.shared.diskCache.flatMap { PreviewStore(cache: $0, url: resolved, width: width) } : nil
-        let p = TrackPreview(previewer: TrackPreviewer(url: source, options: view.settings.playerOptions.source,
+        let p = TrackPreview(previewer: TrackPreviewer(url: source, options: settings.playerOptions.source,
                                                        width: width, store: store, wake: wake))
         preview = p
         return p
     }
 
     /// The previews' width in pixels: the view's setting at the interface's scale.
-    var previewWidth: Int { min(640, view.settings.trackPreviewWidth * view.currentInterfaceScale.percent / 100) }
+    var previewWidth: Int { min(640, settings.trackPreviewWidth * interfaceScale.percent / 100) }
 
     /// Draws the preview of the time at `fraction` above `labelTop`, centred on the pointer
     /// at `x` and at most `maxWidth` x `maxHeight`; asks for it when it is not ready yet.
@@ -73,7 +73,7 @@ extension MediaSession {
         let picture = p.previewer.picture(at: t)
         if picture == nil { p.previewer.request(at: t) }
         let (hovered, waited) = preview?.wait.drew(picture, position: t, now: now, pointerMovedAt: pointerMovedAt) ?? (false, nil)
-        if hovered { view.notify { $0.mediaView(view, didHoverTrackAt: t) } }
+        if hovered { noteDrawEvent(.hoveredTrack(at: t)) }
         guard let picture else { return }
         let (pw, ph) = picture.displaySize
         guard pw > 0, ph > 0 else { return }
@@ -87,6 +87,6 @@ extension MediaSession {
         let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
         p.scaler.render(picture, into: target, rect: PixelRect(x: box.x, y: box.y, width: w, height: h),
                         quality: .fast, rotation: 0)
-        if let waited { view.notify { $0.mediaView(view, didShowTrackPreviewAt: t, waited: waited) } }
+        if let waited { noteDrawEvent(.showedTrackPreview(at: t, waited: waited)) }
     }
 }

@@ -66,7 +66,7 @@ extension MediaSession {
 
     /// The thumbnail shows until playback starts, and stays for audio without cover art.
     var showsThumbnail: Bool {
-        guard small.thumbFrame != nil || view.content.thumbnailImage != nil else { return false }
+        guard small.thumbFrame != nil || content.thumbnailImage != nil else { return false }
         if info?.kind == .audio { return !(info?.hasCoverArt ?? false) || !progress.hasStartedPlaying }
         return !progress.hasStartedPlaying
     }
@@ -87,7 +87,6 @@ extension MediaSession {
         }
         if transform.rotation % 180 != 0 { swap(&w, &h) }
         guard w > 0, h > 0, width > 0, height > 0 else { return nil }
-        let settings = view.settings
         let fill = settings.contentMode == .scaleAspectFill && !(settings.videoAspectFit && info?.kind == .video)
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         var scale = transform.nativeScale ? 1 : (fill ? max(sx, sy) : min(sx, sy))
@@ -114,7 +113,7 @@ extension MediaSession {
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
             drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas)
-        } else if showsThumbnail, let img = view.content.thumbnailImage {
+        } else if showsThumbnail, let img = content.thumbnailImage {
             buffer.clear()
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
         } else {
@@ -139,7 +138,7 @@ extension MediaSession {
     /// frame shown late or held while paused gets the lines of its time, and after a seek
     /// the old picture keeps its lines until the new generation's first frame replaces it.
     private func drawSubtitles(over picture: VideoFrame, in rect: Rect, on canvas: Canvas) {
-        guard view.settings.showsSubtitles, info?.kind == .video, let p = player, picture === frame, !rect.isEmpty else { return }
+        guard settings.showsSubtitles, info?.kind == .video, let p = player, picture === frame, !rect.isEmpty else { return }
         subtitles.draw(p, at: picture.pts, in: rect, on: canvas)
     }
 

@@ -10,6 +10,10 @@ enum SessionEvent {
     /// The video or audio reached its end; `looped` says it starts again.
     case finished(looped: Bool)
     case failed(MediaError)
+    /// The pointer came to a time on the track whose preview is not on screen yet.
+    case hoveredTrack(at: Double)
+    /// The preview of a hovered time reached the screen, `waited` seconds after the pointer came.
+    case showedTrackPreview(at: Double, waited: Double)
 }
 
 /// The run-time of one presentation of a view: its player, the picture on screen, how far
@@ -18,11 +22,12 @@ enum SessionEvent {
 /// A session is made when the view is prepared and dropped when it is dismissed, so going
 /// back to an item starts it afresh and an item off screen holds no threads. Its interface
 /// is narrow: `tick` follows the player and says what happened, `render` draws, and the
-/// playback calls act. The view turns the events into delegate calls.
+/// playback calls act. The view turns the events into delegate calls. What it knows of its
+/// view and window is the `setup` the view hands it; it holds no way back to either.
 @MainActor
 final class MediaSession {
-    unowned let view: MediaView
-    let wake: @Sendable () -> Void
+    /// The media, options and window this session shows, as the view last handed them over.
+    private(set) var setup: SessionSetup
     private(set) var player: Player?
     /// The media's picture on screen, once one came.
     var frame: VideoFrame?
@@ -33,7 +38,7 @@ final class MediaSession {
     /// Where playback stands: loaded, started, finished, loops.
     var progress = Progress()
     /// Zoom, pan and rotation the user chose.
-    var transform = ViewTransform()
+    private(set) var transform = ViewTransform()
     /// The thumbnail's and preview GIF's players.
     var small = SmallPictures()
     /// The full-size decode of a zoomed still.
@@ -45,7 +50,9 @@ final class MediaSession {
     /// The subtitles drawn over the video.
     var subtitles = SubtitleLayer()
     /// When the view was last put on screen (monotonic seconds).
-    var firstShownAt: Double = 0
+    private(set) var firstShownAt: Double = 0
+    /// What drawing found for the delegate (a hover, a preview shown), until the view takes it.
+    private var drawEvents: [SessionEvent] = []
 
     /// Where playback stands.
     struct Progress {
@@ -58,20 +65,61 @@ final class MediaSession {
         var loops = 0
     }
 
-    /// Opens the view's media, paused.
-    init(view: MediaView, wake: @escaping @Sendable () -> Void) {
-        self.view = view
-        self.wake = wake
-        if let e = view.content.unusable { pendingFailure = e; return }
-        guard let url = view.content.url else { return }
+    /// Opens the media of `setup`, paused.
+    init(_ setup: SessionSetup) {
+        self.setup = setup
+        if let e = setup.content.unusable { pendingFailure = e; return }
+        guard let url = setup.content.url else { return }
         switch MediaView.resolve(url) {
         case .failure(let e):
             // Told when the view is presented, so the log reads in the order things show.
             pendingFailure = e
         case .success(let resolved):
-            player = Player(url: resolved, options: view.openingOptions(url: url, resolved: resolved), wake: { wake() })
+            let wake = setup.wake
+            player = Player(url: resolved, options: setup.openingOptions(url: url, resolved: resolved), wake: { wake() })
         }
     }
+
+    var wake: @Sendable () -> Void { setup.wake }
+    var content: MediaView.Content { setup.content }
+    var settings: MediaView.Settings { setup.settings }
+    var interfaceScale: InterfaceScale { setup.interfaceScale }
+
+    /// The owner changed the view's options: drawing and the end of media follow them.
+    func use(settings: MediaView.Settings) { setup.settings = settings }
+
+    /// The owner changed what the view shows besides its media (title, thumbnail, preview).
+    func use(content: MediaView.Content) { setup.content = content }
+
+    /// The view was put on screen in a window like `window`, now.
+    func shown(in window: WindowFacts, at now: Double) {
+        setup.window = window
+        firstShownAt = now
+    }
+
+    /// The view left its stage: no desktop scale any more.
+    func leftStage() { setup.window?.desktopScale = nil }
+
+    /// Hands over what drawing found for the delegate, in order.
+    func takeDrawEvents() -> [SessionEvent] {
+        defer { drawEvents.removeAll() }
+        return drawEvents
+    }
+
+    /// Zooms by a step (positive in, negative out), about the centre.
+    func zoom(by step: Double) { transform.zoom(by: step) }
+    /// Fit, or 1:1 when already fitted.
+    func toggleFitNative() { transform.toggleFitNative() }
+    /// Moves a zoomed picture by window pixels.
+    func pan(dx: Int, dy: Int) { transform.pan(dx: dx, dy: dy) }
+    /// Turns the media by a multiple of 90 degrees.
+    func rotate(by degrees: Int) { transform.rotate(by: degrees) }
+
+    /// Asks for the full-size decode of a still shown smaller than it is (a copy, a screenshot).
+    func wantFullSizePicture() { detail.wanted = true }
+
+    /// Notes an event found while drawing, for `takeDrawEvents`.
+    func noteDrawEvent(_ e: SessionEvent) { drawEvents.append(e) }
 
     /// Stops every player; the session is not used after.
     func close() {
@@ -144,7 +192,7 @@ final class MediaSession {
         guard presented else { return t }
         // A still is one packet: a stream error there means the picture is damaged; an
         // animation reports one only when nothing of it can be shown.
-        if let e = p.streamError, SourceOptions.isNetwork(view.content.url ?? "") || p.info?.kind == .image
+        if let e = p.streamError, SourceOptions.isNetwork(content.url ?? "") || p.info?.kind == .image
             || p.info?.kind == .animated {
             fail(MediaError(e.message), into: &t)
             return t
@@ -188,7 +236,7 @@ final class MediaSession {
             t.finished = true
         case .video, .audio:
             if progress.finishedAt != nil { t.finished = true; return }
-            let looping = view.settings.allowLooping && !view.settings.shouldDismissAfterFinishedPlaying
+            let looping = settings.allowLooping && !settings.shouldDismissAfterFinishedPlaying
             t.events.append(.finished(looped: looping))
             if looping {
                 progress.loops += 1
@@ -209,10 +257,19 @@ final class MediaSession {
         if failure != nil { return true }
         guard let info, let since = progress.finishedAt else { return false }
         switch info.kind {
-        case .image: return now - since >= view.settings.imageDuration
-        case .animated: return progress.loops > 0 && now - firstShownAt >= view.settings.imageDuration
+        case .image: return now - since >= settings.imageDuration
+        case .animated: return progress.loops > 0 && now - firstShownAt >= settings.imageDuration
         case .video, .audio: return true
         }
+    }
+
+    /// When `isDone` is next worth asking. A still's time runs from when it finished
+    /// showing, which is when `isDone` counts from; an animation waiting for its first
+    /// loop to end is looked at every 10 ms.
+    func secondsUntilDone(now: Double) -> Double {
+        let since = info?.kind == .image ? progress.finishedAt ?? firstShownAt : firstShownAt
+        let left = settings.imageDuration - (now - since)
+        return left > 0 ? left : 0.01
     }
 
     /// Whether the media played to its end (or failed), so a queue may move on.

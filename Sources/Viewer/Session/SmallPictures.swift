@@ -72,7 +72,7 @@ extension MediaSession {
 
     /// Opens the thumbnail's and preview's players if the view has them.
     func openSmallPictures() {
-        small.open(thumbnail: view.content.thumbnailURL, preview: view.content.previewGIFURL,
-                   source: view.settings.playerOptions.source, wake: wake)
+        small.open(thumbnail: content.thumbnailURL, preview: content.previewGIFURL,
+                   source: settings.playerOptions.source, wake: wake)
     }
 }

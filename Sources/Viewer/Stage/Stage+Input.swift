@@ -83,9 +83,9 @@ extension Stage {
         guard let p = gestures.press else { return }
         let still = abs(b.rootX - p.rootX) < 6 && abs(b.rootY - p.rootY) < 6
         if gestures.scrubbing && !still { return }
-        if let s = view?.session, s.small.isPreviewing {
+        if let v = view, v.isPreviewing {
             // Releasing the held button ends the preview; it is not a click.
-            s.stopPreview()
+            v.stopPreview()
             needsRedraw = true
             return
         }
@@ -100,11 +100,11 @@ extension Stage {
     /// Press-and-hold (0.25 s, no movement) on a video that is not playing shows its
     /// preview GIF. Returns when to look again.
     func checkHold(now: Double) -> Double? {
-        guard let p = gestures.press, gestures.drag == nil, let v = view, let s = v.session, v.hasPreview,
-              !s.small.isPreviewing, v.info?.kind == .video, !v.isPlaying else { return nil }
+        guard let p = gestures.press, gestures.drag == nil, let v = view, v.isPrepared, v.hasPreview,
+              !v.isPreviewing, v.info?.kind == .video, !v.isPlaying else { return nil }
         let due = p.time + 0.25
         if now < due { return due - now }
-        if s.startPreview() { needsRedraw = true }
+        if v.startPreview() { needsRedraw = true }
         return nil
     }
 
@@ -124,8 +124,7 @@ extension Stage {
             return
         }
         showControls(now: now)
-        let session = v.session
-        if controlsVisible(now: now), let r = session?.closeButtonRect(in: bounds), r.contains(x: x, y: y) {
+        if controlsVisible(now: now), let r = v.closeButtonRect(in: bounds), r.contains(x: x, y: y) {
             router.execute(.dismiss, on: self)
             return
         }
@@ -163,7 +162,7 @@ extension Stage {
 
     /// Where the pointer is relative to the progress track.
     func trackHit() -> (inside: Bool, hover: Bool, fraction: Double)? {
-        guard let s = view?.session, !isMinimized, let l = s.trackLayout(in: bounds) else { return nil }
+        guard let v = view, !isMinimized, let l = v.trackLayout(in: bounds) else { return nil }
         let inside = l.band.contains(x: controls.pointer.x, y: controls.pointer.y)
         return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar))
     }

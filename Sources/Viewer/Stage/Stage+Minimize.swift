@@ -59,14 +59,14 @@ extension Stage {
             setFrame(Rect(x: m.x + d, y: m.y, width: m.width, height: m.height))
             offset = min(1, Double(d) / Double(max(1, m.width)))
             fade.content = 1 - offset
-            v.session?.applyVolume(v.playerOptions, duck: 1 - offset)
+            v.duckVolume(1 - offset)
         case .dismissDown:
             let d = max(0, dy)
             gestures.drag = .dismissDown(dy: d)
             let s = gestures.dragStart ?? presentedFrame
             setFrame(Rect(x: s.x, y: s.y + d, width: s.width, height: s.height))
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
-            v.session?.applyVolume(v.playerOptions, duck: 1 - offset)
+            v.duckVolume(1 - offset)
             fade.overlay = 1 - offset
         case .move, .resize, nil:
             break
@@ -190,7 +190,7 @@ extension Stage {
             setFrame(thumbnailFrame(for: v))
             checkThumbnailGranted(v)
         }
-        v.session?.setLowPower(minimized)
+        v.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
         if !minimized { restorePresentedState() }
         surface.compact()
@@ -199,7 +199,7 @@ extension Stage {
     }
 
     private func finishDismissing(_ v: MediaView, dismissed: Bool) {
-        v.session?.applyVolume(v.playerOptions)
+        v.duckVolume(1)
         fade.content = 1
         v.notify { $0.didEndDismissing(for: v, withDismissal: dismissed) }
         if dismissed {

@@ -11,7 +11,7 @@ extension Stage {
         window.setFloating(true)
         tellWindowManager(minimized: true, view: v)
         setFrame(frame)
-        v.session?.setLowPower(true)
+        v.setLowPower(true)
     }
 
     /// Back to the presented size without a view (its item was pinned away).

@@ -5,8 +5,10 @@ import Windowing
 /// corner thumbnail, or embedded in a host window.
 ///
 /// A newcomer follows a frame from the decoder to the screen here: the loop calls `tick`,
-/// which asks the view's session for its next frame, and `draw`, which has the session
-/// scale it into the window's shared-memory surface and blits that.
+/// which asks the view for its next frame, and `draw`, which has the view scale it into the
+/// window's shared-memory surface and blits that. The stage never touches the view's
+/// session: it tells the view the window's facts when it shows it, and drives it through
+/// the view's stage interface (`MediaView+Stage.swift`).
 @MainActor
 final class Stage {
     let display: XDisplay
@@ -131,18 +133,18 @@ final class Stage {
     /// Puts `v` on screen, opening it if it was not prepared ahead.
     func show(_ v: MediaView) {
         view = v
-        v.stage = self
         let l = loop
-        v.wake = { l.wake() }
-        v.settings.playerOptions.targetSize = (window.width, window.height)
-        v.settings.playerOptions.displayProfile = display.colourProfile
-        v.prepare()
-        v.session?.firstShownAt = MonotonicClock.seconds()
-        v.session?.setLowPower(isMinimized)
+        v.show(on: self, window: windowFacts, wake: { l.wake() }, lowPower: isMinimized)
         awaitingFirstFrame = true
         window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
         needsRedraw = true
         loop.wake()
+    }
+
+    /// What a view shown here is told of the window: its size, colours and scale.
+    var windowFacts: WindowFacts {
+        WindowFacts(width: window.width, height: window.height, displayProfile: display.colourProfile,
+                    desktopScale: desktopScale)
     }
 
     /// Whether this stage is a pinned thumbnail rather than the queue's window.
@@ -150,7 +152,7 @@ final class Stage {
 
     /// Takes the view off the stage (dismissed); the window stays for the next one.
     func clear() {
-        if view?.stage === self { view?.stage = nil }
+        view?.leave(self)
         view = nil
         needsRedraw = true
     }
@@ -163,7 +165,7 @@ final class Stage {
         if let t = v.tick(presented: true, now: now) {
             if t.redraw {
                 needsRedraw = true
-                if v.session?.frame != nil && v.failure == nil { framesShown += 1 }
+                if v.hasPicture && v.failure == nil { framesShown += 1 }
             }
             soonest(t.deadline)
         }
@@ -178,20 +180,20 @@ final class Stage {
 
     /// Overlays that animate (spinner) or hide after a while need another look.
     private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
-        if v.session?.isWaitingForData == true {
+        if v.isWaitingForData {
             // The loading and buffering indicators turn.
             needsRedraw = true
             return 1.0 / 30
         }
-        if let m = v.message {
-            // Drawn until it expires, then once more without it.
-            if m.until > now { return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity) }
-            v.message = nil
-            needsRedraw = true
+        // A message is drawn until it expires, then once more without it.
+        let m = v.currentMessage(now: now)
+        if let m = m.message {
+            return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity)
         }
+        if m.expired { needsRedraw = true }
         if controls.until > now { return controls.until - now + 0.01 }
         if controls.until != 0 { controls.until = 0; needsRedraw = true }
-        if v.isPlayable && v.session?.frame != nil && v.isPlaying && controlsVisible(now: now) { return 0.5 }
+        if v.isPlayable && v.hasPicture && v.isPlaying && controlsVisible(now: now) { return 0.5 }
         return nil
     }
 
@@ -214,32 +216,30 @@ final class Stage {
     func draw(now: Double) -> Bool {
         needsRedraw = false
         guard let buf = surface.begin() else { return false }
-        if let s = view?.session {
+        if let v = view, let band = v.trackBand(in: bounds) {
             let showControls = controlsVisible(now: now) && !isMinimized
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
-            let band = s.trackRect(in: bounds)
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
-            s.render(into: buf, state: state)
-            if infoPanel.isShown, let v = view, !isMinimized {
-                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.settings.topBuffer.pixels,
+            v.render(into: buf, state: state)
+            if infoPanel.isShown, !isMinimized {
+                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.topBuffer.pixels,
                                scale: v.currentInterfaceScale)
             }
-            if let m = view?.message, m.until > now, !isMinimized {
-                m.draw(on: Canvas(buffer: buf), topBuffer: view?.settings.topBuffer.pixels ?? 0,
-                       scale: view?.currentInterfaceScale ?? .one)
+            if let m = v.currentMessage(now: now).message, !isMinimized {
+                m.draw(on: Canvas(buffer: buf), topBuffer: v.topBuffer.pixels, scale: v.currentInterfaceScale)
             }
-            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil, let v = view {
+            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil {
                 let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale)
                 // The time (and preview) under the pointer near the line, but not over the play
                 // button, which the preview would cover.
                 let p = controls.pointer
                 let nearLine = p.y >= window.height - tc.hoverBandHeight && tc.hit(x: p.x, y: p.y) != .playPause
-                tc.draw(on: Canvas(buffer: buf), session: s, theme: v.themeColor, pointerX: nearLine ? p.x : nil,
+                tc.draw(on: Canvas(buffer: buf), view: v, theme: v.themeColor, pointerX: nearLine ? p.x : nil,
                         now: now, pointerMovedAt: controls.movedAt)
             }
             if fade.content < 1 {
@@ -252,13 +252,23 @@ final class Stage {
         }
         surface.present()
         guard awaitingFirstFrame, let v = view, v.failure == nil,
-              v.session?.frame != nil || v.info?.kind == .audio else { return false }
+              v.hasPicture || v.info?.kind == .audio else { return false }
         awaitingFirstFrame = false
         v.notify { $0.didShowFirstFrame(for: v) }
         return true
     }
 
     var bounds: Rect { Rect(x: 0, y: 0, width: window.width, height: window.height) }
+
+    /// Something the stage shows changed: it is drawn at the end of the turn.
+    func setNeedsRedraw() { needsRedraw = true }
+
+    /// Whether a draw was due, for whoever draws into the window instead (the gallery);
+    /// it is no longer due after.
+    func takeNeedsRedraw() -> Bool {
+        defer { needsRedraw = false }
+        return needsRedraw
+    }
 
     /// The scale the desktop asks its interfaces to be drawn at (`Xft.dpi`, else the
     /// monitor's resolution, else 1x).

@@ -47,7 +47,7 @@ struct ThumbnailControls {
     /// thumbnail (at most a third of its width and under half its height, so the picture
     /// that plays stays in view).
     @MainActor
-    func draw(on canvas: Canvas, session s: MediaSession, theme: Color, pointerX: Int?, now: Double, pointerMovedAt: Double) {
+    func draw(on canvas: Canvas, view s: MediaView, theme: Color, pointerX: Int?, now: Double, pointerMovedAt: Double) {
         let playable = s.info?.isPlayable ?? false
         if playable {
             if s.isPlaying { drawPause(on: canvas, in: playButton) }
@@ -57,7 +57,7 @@ struct ThumbnailControls {
         Indicators.drawCloseButton(on: canvas, in: closeButton)
         guard playable, let duration = s.info?.duration, duration > 0 else { return }
         // The pointer is over the thumbnail: its line, and a preview, are a move away.
-        s.trackPreview()?.previewer.prepare()
+        s.prepareTrackPreviews()
         let line = Rect(x: 0, y: bounds.height - scale.px(4), width: bounds.width, height: scale.px(4))
         canvas.fillRect(line, color: Color.white.withAlpha(fraction: 0.3))
         let played = Int(Double(bounds.width) * max(0, min(1, s.position / duration)))
@@ -71,8 +71,8 @@ struct ThumbnailControls {
         let box = Rect(x: bx, y: line.y - scale.px(20), width: w + 2 * pad, height: scale.px(17))
         canvas.fillRoundedRect(box, radius: Double(scale.px(3)), color: Color.black.withAlpha(fraction: 0.7))
         _ = font.draw(text, at: bx + pad, baseline: box.y + scale.px(13), color: .white, on: canvas)
-        s.drawPreview(on: canvas, fraction: fraction, pointerX: x, above: box.y,
-                      maxWidth: bounds.width / 3, maxHeight: bounds.height * 2 / 5, now: now, pointerMovedAt: pointerMovedAt)
+        s.drawTrackPreview(on: canvas, fraction: fraction, pointerX: x, above: box.y,
+                           maxWidth: bounds.width / 3, maxHeight: bounds.height * 2 / 5, now: now, pointerMovedAt: pointerMovedAt)
     }
 
     private func drawPause(on canvas: Canvas, in rect: Rect) {

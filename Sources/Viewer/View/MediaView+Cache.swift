@@ -2,7 +2,6 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Playback
-import Synchronization
 
 /// Preloading and the `didDownload...` callbacks.
 extension MediaView {
@@ -33,11 +32,9 @@ extension MediaView {
         var o = settings.playerOptions.source
         o.cache = cache
         o.cacheDirectory = directory
-        let w = wake
         preloader = Downloader(url: url, options: o) { [weak self] outcome in
             let view = self
             CacheManager.post { view?.finishPreload(outcome, kind: kind, url: url) }
-            w()
         }
     }
 
@@ -62,13 +59,5 @@ extension MediaView {
         case .audio: notify { $0.mediaView(self, didDownloadAudio: path) }
         default: notify { $0.mediaView(self, didDownloadVideo: path) }
         }
-    }
-
-    /// The main loop's turn for background news: delivers finished downloads, and lets
-    /// download threads wake this loop.
-    func deliverCacheNews() {
-        let w = wake
-        CacheManager.mainWake.withLock { $0 = w }
-        CacheManager.runPending()
     }
 }

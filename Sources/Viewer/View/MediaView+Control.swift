@@ -79,20 +79,20 @@ extension MediaView {
     }
 
     /// Zooms by a step (positive in, negative out), about the centre.
-    public func zoom(by step: Double) { session?.transform.zoom(by: step) }
+    public func zoom(by step: Double) { session?.zoom(by: step) }
 
     /// Fit, or 1:1 when already fitted: the image viewer's usual toggle.
-    public func toggleFitNative() { session?.transform.toggleFitNative() }
+    public func toggleFitNative() { session?.toggleFitNative() }
 
     /// Moves a zoomed picture by window pixels.
-    public func pan(dx: Int, dy: Int) { session?.transform.pan(dx: dx, dy: dy) }
+    public func pan(dx: Int, dy: Int) { session?.pan(dx: dx, dy: dy) }
 
     /// Turns the media by a multiple of 90 degrees (clockwise when positive), telling the
     /// delegate before and after.
     public func rotate(by degrees: Int) {
         guard let s = session, degrees % 90 == 0 else { return }
         notify { $0.mediaViewWillRotate(self) }
-        s.transform.rotate(by: degrees)
+        s.rotate(by: degrees)
         notify { $0.mediaViewDidRotate(self) }
     }
 
@@ -127,13 +127,16 @@ extension MediaView {
                 $0.didFailToPlayMedia(for: self, error: e)
             }
             finishLoading()
+        case .hoveredTrack(let t):
+            notify { $0.mediaView(self, didHoverTrackAt: t) }
+        case .showedTrackPreview(let t, let waited):
+            notify { $0.mediaView(self, didShowTrackPreviewAt: t, waited: waited) }
         }
     }
 
     /// Follows the session for the loop, telling the delegate what happened; nil when there
     /// is no session.
     func tick(presented: Bool, now: Double) -> MediaSession.Tick? {
-        deliverCacheNews()
         if session == nil { prepare() }
         guard let s = session else { return nil }
         let t = s.tick(presented: presented, now: now)

@@ -56,23 +56,6 @@ extension MediaView {
         content.files.write(data, suffix: ".gif", in: MediaView.temporaryDirectory)
     }
 
-    /// Starts opening and decoding (paused until presented), so presenting is instant.
-    /// The queue calls it for the item after the current one.
-    public func prepare() {
-        guard session == nil else { return }
-        session = MediaSession(view: self, wake: wake)
-    }
-
-    /// The player options for opening this view's media (paused, named, cached).
-    func openingOptions(url: String, resolved: String) -> PlayerOptions {
-        var o = settings.playerOptions
-        o.startPaused = true
-        o.mediaName = content.title ?? MediaView.displayName(url)
-        o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: content.kind, view: self,
-                                                     streamToDisk: settings.shouldCacheStreamedMedia)
-        return o
-    }
-
     /// Turns what a user typed into something FFmpeg opens, or a clear reason why not.
     ///
     /// Local files are checked here first so that a missing file, a directory or an empty

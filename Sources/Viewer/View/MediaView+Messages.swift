@@ -5,7 +5,7 @@ extension MediaView {
     /// Shows `text` over the media for `seconds` (replacing a message already showing).
     public func showMessage(_ text: String, seconds: Double = 2.5) {
         message = OnScreenMessage(text: text, until: MonotonicClock.seconds() + max(0, seconds))
-        stage?.needsRedraw = true
+        stage?.setNeedsRedraw()
         wake()
     }
 

@@ -29,7 +29,7 @@ extension MediaView {
               let f = s.frame, f.width * f.height < info.width * info.height else { return false }
         // Tried and given up (the file changed since): the small picture is what there is.
         if s.detail.tried && s.detail.player == nil { return false }
-        s.detail.wanted = true
+        s.wantFullSizePicture()
         wake()
         return true
     }

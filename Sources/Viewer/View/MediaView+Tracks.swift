@@ -27,13 +27,13 @@ extension MediaView {
     /// Plays sound track `id` from where playback is now; an unknown id changes nothing.
     public func selectAudioTrack(id: Int) {
         session?.player?.selectAudioTrack(id)
-        stage?.needsRedraw = true
+        stage?.setNeedsRedraw()
     }
 
     /// Shows subtitle track `id`, or none with nil; an unknown id changes nothing.
     public func selectSubtitleTrack(id: Int?) {
         session?.player?.selectSubtitleTrack(id)
-        stage?.needsRedraw = true
+        stage?.setNeedsRedraw()
         wake()
     }
 
@@ -59,7 +59,7 @@ extension MediaView {
     /// Shows or hides the subtitles and says which.
     public func toggleSubtitles() {
         settings.showsSubtitles.toggle()
-        stage?.needsRedraw = true
+        stage?.setNeedsRedraw()
         showMessage(settings.showsSubtitles ? "Subtitles shown" : "Subtitles hidden")
     }
 }

@@ -16,22 +16,28 @@ public final class MediaView {
     public weak var delegate: MediaViewDelegate?
     /// Extra observers (the program's event log); held strongly, removed by `reset()`.
     var observers: [MediaViewDelegate] = []
-    /// Every option, in one value.
-    public var settings = Settings()
+    /// Every option, in one value. The session follows every change at once.
+    public var settings = Settings() {
+        didSet { session?.use(settings: settings) }
+    }
     /// What to show: the media, its thumbnail and preview, title and details.
-    var content = Content()
+    var content = Content() {
+        didSet { session?.use(content: content) }
+    }
     /// The run-time of one presentation (players, pictures, zoom); nil while not prepared.
-    var session: MediaSession?
+    private(set) var session: MediaSession?
+    /// The window the view was last prepared for or shown in; nil until a queue takes it.
+    private(set) var windowFacts: WindowFacts?
     /// Runs once the media is loaded or has failed.
     var loadCompletion: ((MediaView) -> Void)?
     /// A download of the media into the cache, started before it is presented.
     var preloader: Downloader?
     /// The window showing the view, for minimizing and restoring from code.
-    weak var stage: Stage?
+    private(set) weak var stage: Stage?
     /// A short line over the media (resume position, screenshot saved), while it lasts.
     var message: OnScreenMessage?
     /// Wakes the main loop; set when a queue takes the view.
-    var wake: @Sendable () -> Void = {}
+    private(set) var wake: @Sendable () -> Void = {}
 
     /// A view with no media and the default options.
     public init() {}
@@ -108,6 +114,7 @@ public final class MediaView {
         resetMedia()
         content = Content()
         settings = Settings()
+        windowFacts = nil
         observers.removeAll()
     }
 
@@ -119,6 +126,45 @@ public final class MediaView {
         if let d = delegate { body(d) }
         for o in observers { body(o) }
     }
+
+    /// Starts opening and decoding (paused until presented), so presenting is instant.
+    /// The queue calls it for the item after the current one.
+    public func prepare() {
+        guard session == nil else { return }
+        let kind = content.kind
+        let onCached: @Sendable (String) -> Void = { [weak self] path in
+            CacheManager.post { self?.didDownload(path, kind: kind) }
+        }
+        session = MediaSession(SessionSetup(content: content, settings: settings, window: windowFacts,
+                                            wake: wake, onCached: onCached))
+    }
+
+    /// Prepares the view for a window like `window`, waking the loop with `wake` as it decodes.
+    func prepare(for window: WindowFacts, wake: @escaping @Sendable () -> Void) {
+        windowFacts = window
+        self.wake = wake
+        prepare()
+    }
+
+    /// Puts the view on `stage`, opening it if it was not prepared ahead; `lowPower` when
+    /// the stage is the small thumbnail.
+    func show(on stage: Stage, window: WindowFacts, wake: @escaping @Sendable () -> Void, lowPower: Bool) {
+        self.stage = stage
+        prepare(for: window, wake: wake)
+        session?.shown(in: window, at: MonotonicClock.seconds())
+        session?.setLowPower(lowPower)
+    }
+
+    /// Takes the view off `stage` (it was dismissed there); a stage it already moved to keeps it.
+    func leave(_ stage: Stage) {
+        guard self.stage === stage else { return }
+        self.stage = nil
+        windowFacts?.desktopScale = nil
+        session?.leftStage()
+    }
+
+    /// Takes the options of `other`: a dropped file plays like the one on screen.
+    func takeOptions(of other: MediaView) { settings = other.settings }
 
     /// Lets go of the session (threads, sound stream, pictures) but keeps the media, so the
     /// view can be presented again later, from the start.

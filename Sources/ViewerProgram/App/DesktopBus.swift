@@ -1,5 +1,6 @@
 import Glibc
 import Playback
+import MPRIS
 import Viewer
 
 /// The program's side of MPRIS: which session bus to use, and what to say without one.

@@ -155,6 +155,25 @@ public final class EventLoop: @unchecked Sendable {
             return (c.window, .configured(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height)))
         case Expose:
             return ev.xexpose.count == 0 ? (ev.xexpose.window, .exposed) : nil
+        case ClientMessage, SelectionNotify, PropertyNotify, SelectionRequest, SelectionClear:
+            return translateTransfer(&ev)
+        case FocusIn, FocusOut:
+            return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
+        case MapNotify:
+            return (ev.xmap.window, .mapped(true))
+        case UnmapNotify:
+            return (ev.xunmap.window, .mapped(false))
+        case EnterNotify, LeaveNotify:
+            return (ev.xcrossing.window, .pointerInside(type == EnterNotify))
+        default:
+            return nil
+        }
+    }
+
+    /// The events of drops and the clipboard: the window's drop target, clipboard reader or
+    /// owner takes each.
+    private func translateTransfer(_ ev: inout XEvent) -> (UInt, WindowEvent)? {
+        switch ev.type {
         case ClientMessage:
             let c = ev.xclient
             if let w = windows[c.window]?.window, w.isDeleteRequest(c) { return (c.window, .closeRequested) }
@@ -178,14 +197,6 @@ public final class EventLoop: @unchecked Sendable {
         case SelectionClear:
             windows[ev.xselectionclear.window]?.window.clipboardOwner?.selectionClear(ev.xselectionclear)
             return nil
-        case FocusIn, FocusOut:
-            return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
-        case MapNotify:
-            return (ev.xmap.window, .mapped(true))
-        case UnmapNotify:
-            return (ev.xunmap.window, .mapped(false))
-        case EnterNotify, LeaveNotify:
-            return (ev.xcrossing.window, .pointerInside(type == EnterNotify))
         default:
             return nil
         }

@@ -26,17 +26,16 @@ struct CacheManagerTests {
         return m
     }
 
-    /// Runs the main-thread deliveries until `done` or the time limit.
-    func pump(seconds: Double, until done: () -> Bool) {
+    /// Lets the main queue deliver what download threads posted until `done` or the time limit.
+    func pump(seconds: Double, until done: () -> Bool) async throws {
         let end = Date().addingTimeInterval(seconds)
         while !done() && Date() < end {
-            CacheManager.runPending()
-            usleep(10_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 
     @Test("preloadVideo downloads into the cache and fires didDownloadVideo on the main actor")
-    func preloadVideo() throws {
+    func preloadVideo() async throws {
         let m = try freshManager("preload")
         let fixture = try Fixtures.solidVideo("red", width: 160, height: 120, seconds: 1)
         let name = "pre-\(UUID().uuidString.prefix(8)).mp4"
@@ -48,7 +47,7 @@ struct CacheManagerTests {
         v.setVideo(url: url)
         v.preloadVideo()
         #expect(v.isPreloading)
-        pump(seconds: 20) { !d.videos.isEmpty }
+        try await pump(seconds: 20) { !d.videos.isEmpty }
         let path = try #require(d.videos.first)
         #expect(d.videos.count == 1)
         #expect(!v.isPreloading)
@@ -58,7 +57,7 @@ struct CacheManagerTests {
     }
 
     @Test("shouldPreloadPlayableMedia preloads audio when the view is queued")
-    func preloadWhenQueued() throws {
+    func preloadWhenQueued() async throws {
         let m = try freshManager("queued")
         let name = "pre-\(UUID().uuidString.prefix(8)).wav"
         try FileManager.default.copyItem(atPath: try Fixtures.tone(660, seconds: 1),
@@ -76,7 +75,7 @@ struct CacheManagerTests {
         first.setImage(url: try Fixtures.solidImage("blue", width: 32, height: 32))
         q.queue(mediaView: first)
         q.queue(mediaView: v)
-        pump(seconds: 20) { !d.audios.isEmpty }
+        try await pump(seconds: 20) { !d.audios.isEmpty }
         #expect(d.audios.first?.hasPrefix(m.directory + "/audio/") == true, "\(d.audios)")
         q.shutdown()
     }

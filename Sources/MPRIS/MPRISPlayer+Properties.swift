@@ -1,6 +1,7 @@
 import Glibc
 import Playback
 import SessionBus
+import Viewer
 
 /// The MPRIS properties: read from the queue and its presented view, set through
 /// `org.freedesktop.DBus.Properties`, and signalled when they change.
@@ -21,7 +22,7 @@ extension MPRISPlayer {
                 "Rate": .double(1), "MinimumRate": .double(1), "MaximumRate": .double(1), "Shuffle": .bool(false),
                 "Metadata": .dictionary(v.map(metadata) ?? []), "Volume": .double(v.map { $0.isMuted ? 0 : $0.volume } ?? 1),
                 "Position": .int64(v.map { Int64($0.position * 1_000_000) } ?? 0),
-                "CanGoNext": .bool(queue.views.count > 1), "CanGoPrevious": .bool(!queue.history.isEmpty),
+                "CanGoNext": .bool(queue.views.count > 1), "CanGoPrevious": .bool(queue.hasPrevious),
                 "CanPlay": .bool(v != nil), "CanPause": .bool(v?.isPlayable == true), "CanSeek": .bool(seekable),
                 "CanControl": .bool(true)]
     }

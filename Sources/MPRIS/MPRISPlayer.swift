@@ -1,6 +1,7 @@
 import Glibc
 import Playback
 import SessionBus
+import Viewer
 
 /// A queue as an MPRIS2 media player on the session bus, so that the keyboard's media keys
 /// (through the desktop), desktop media widgets and `playerctl` see and drive it.
@@ -50,7 +51,7 @@ public final class MPRISPlayer {
         }
         published = playerProperties()
         bus.export(path: Self.objectPath) { [weak self] call in self?.answer(call) }
-        queue.turnFollowers.append { [weak self] in self?.publishChanges() }
+        queue.afterEachTurn { [weak self] in self?.publishChanges() }
     }
 
     /// Answers one call on the player's object.
