@@ -48,6 +48,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Makes the loop look again; safe from any thread (decoders call it for new frames).
+    /// It carries no work: what runs on the main thread goes through the main dispatch queue.
     public func wake() {
         var b: UInt8 = 1
         _ = Glibc.write(wakeWrite, &b, 1)

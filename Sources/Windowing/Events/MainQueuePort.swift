@@ -11,6 +11,8 @@ private func dispatchRunMainQueue(_ message: UnsafeMutableRawPointer?)
 
 /// The main dispatch queue, served by the viewer's loop: work an app schedules with
 /// `DispatchQueue.main`, `Task { @MainActor in }` or a main-queue timer runs between turns.
+/// It is the one way work reaches the main thread: the viewer's own background threads
+/// (a download that completed, a preload) post there too.
 ///
 /// Only the process's main thread may serve it, and only while nobody called
 /// `dispatchMain()` (after which libdispatch serves the queue itself, from its own threads);

@@ -33,17 +33,17 @@ struct ResourceBoundTests {
             return v
         }
         for v in views { h.queue.queue(mediaView: v) }
-        h.pump(seconds: 5) { views[0].session?.frame != nil }
+        h.pump(seconds: 5) { views[0].hasPicture }
         let threads = Self.threads(), files = Self.openFiles(), clients = try Self.soundClients()
         func step(_ move: () -> Void) {
             move()
             let shown = h.queue.current
-            h.pump(seconds: 5) { shown?.session?.frame != nil }
+            h.pump(seconds: 5) { shown?.hasPicture == true }
         }
         for _ in 0..<40 { step { h.queue.presentNext() } }
         for _ in 0..<40 { step { h.queue.presentPrevious() } }
         #expect(h.queue.current === views[0], "back at the first view")
-        let holding = views.filter { $0.session != nil }.count
+        let holding = views.filter { $0.isPrepared }.count
         #expect(holding <= 2, "views holding a session: \(holding) (the current one and the next)")
         // A player is a handful of threads and descriptors; two may differ from the start.
         #expect(Self.threads() <= threads + 16, "threads: \(threads) before, \(Self.threads()) after")

@@ -30,7 +30,7 @@ struct PresentationTests {
         v.playerOptions.audio = false
         try configure(v)
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil || v.failure != nil }
+        h.pump(seconds: 5) { v.hasPicture || v.failure != nil }
         h.pump(seconds: 0.1)
         return (h, v, calls)
     }
@@ -88,7 +88,7 @@ struct PresentationTests {
         let p = try #require(h.queue.screen?.stage)
         p.controls.until = MonotonicClock.seconds() + 60
         let bounds = Rect(x: 0, y: 0, width: 320, height: 240)
-        let r = try #require(v.session?.closeButtonRect(in: bounds), "no swipe mode: the button cannot hide")
+        let r = try #require(v.closeButtonRect(in: bounds), "no swipe mode: the button cannot hide")
         #expect(r.y >= 30, "below the top buffer")
         p.needsRedraw = true
         h.pump(seconds: 0.1)
@@ -96,7 +96,7 @@ struct PresentationTests {
         #expect(img.fraction(matching: 0xFFFFFF, x: r.x, y: r.y, width: r.width, height: r.height, tolerance: 20) < 0.7,
                 "the button is drawn over the white picture")
         v.swipeMode = .minimize
-        #expect(v.session?.closeButtonRect(in: bounds) == nil, "with a swipe mode it may hide")
+        #expect(v.closeButtonRect(in: bounds) == nil, "with a swipe mode it may hide")
         // Clicking it dismisses the view.
         v.swipeMode = .none
         h.click(x: r.x + r.width / 2, y: r.y + r.height / 2)
@@ -122,7 +122,7 @@ struct PresentationTests {
             v.shouldDismissAfterFinishedPlaying = true
             v.setVideo(url: clip)
         }
-        let layout = try #require(v.session?.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240)))
+        let layout = try #require(v.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240)))
         #expect(layout.right.hasPrefix("-0:0"))
         h.pump(seconds: 4) { h.queue.current == nil }
         #expect(calls.names.contains("finish") && calls.names.last == "dismiss")

@@ -23,10 +23,10 @@ struct QueueBrowseTests {
         let v = try views(6)
         h.queue.queue(mediaViews: v, startIndex: 3)
         #expect(h.queue.current === v[3])
-        h.pump(seconds: 5) { v[2].info != nil && v[4].info != nil && v[3].session?.frame != nil }
+        h.pump(seconds: 5) { v[2].info != nil && v[4].info != nil && v[3].hasPicture }
         #expect(v[2].info != nil, "the previous item was not opened ahead")
         #expect(v[4].info != nil, "the next item was not opened ahead")
-        #expect([0, 1, 5].allSatisfy { v[$0].session == nil }, "only neighbours hold sessions")
+        #expect([0, 1, 5].allSatisfy { !v[$0].isPrepared }, "only neighbours hold sessions")
 
         h.queue.presentPrevious()
         #expect(h.queue.current === v[2])
@@ -41,7 +41,7 @@ struct QueueBrowseTests {
             seen.append(v.firstIndex { $0 === h.queue.current } ?? -1)
         }
         #expect(seen == [0, 1, 2, 3, 4, 5])
-        let holding = v.filter { $0.session != nil }.count
+        let holding = v.filter { $0.isPrepared }.count
         #expect(holding <= 2, "sessions held at the end: \(holding)")
         h.queue.shutdown()
     }

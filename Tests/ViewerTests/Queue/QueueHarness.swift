@@ -35,7 +35,7 @@ struct QueueHarness {
         var pixels = [UInt32](repeating: 0, count: width * height)
         return pixels.withUnsafeMutableBytes { raw in
             let buf = PixelBuffer(base: raw.baseAddress!, width: width, height: height, stride: width * 4)
-            v.session?.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
+            v.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
             // Left of centre: the play indicator covers the centre of a paused video.
             return buf.pixel(x: width / 4, y: height / 2) & 0xFFFFFF
         }

@@ -37,7 +37,7 @@ struct InfoPanelTests {
         v.playerOptions.audio = false
         v.setMedia(url: url)
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         try #require(v.info != nil, "the media did not open: \(String(describing: v.failure))")
         return (h, v)
     }

@@ -16,7 +16,7 @@ struct InterfaceScaleViewTests {
         v.playerOptions.audio = false
         v.setVideo(url: try Fixtures.colourSeconds())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         let s = try #require(v.session)
         let bounds = Rect(x: 0, y: 0, width: 1280, height: 720)
         // The test display has no Xft.dpi and a 96 dpi screen.

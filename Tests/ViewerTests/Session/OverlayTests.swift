@@ -36,7 +36,7 @@ struct OverlayTests {
         let (_, _, img) = try show({ v in
             v.shouldAutoPlayAfterPresentation = false
             v.setVideo(url: try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 2))
-        }, until: { $0.session?.frame != nil })
+        }, until: { $0.hasPicture })
         #expect(centreShare(img, theme) > 0.05, "theme-coloured ring and triangle")
         #expect(img.matches(20, 120, 0x0000FF, tolerance: 40), "the video itself around it")
     }
@@ -47,7 +47,7 @@ struct OverlayTests {
             v.shouldAutoPlayAfterPresentation = false
             v.shouldHidePlayButton = true
             v.setVideo(url: try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 2))
-        }, until: { $0.session?.frame != nil })
+        }, until: { $0.hasPicture })
         #expect(centreShare(img, theme) == 0)
     }
 
@@ -72,7 +72,7 @@ struct OverlayTests {
             v.shouldAutoPlayAfterPresentation = false
             v.customPlayButton = RGBAImage(width: 8, height: 8, color: Color(rgb: 0x00FF00))
             v.setVideo(url: try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 2))
-        }, until: { $0.session?.frame != nil })
+        }, until: { $0.hasPicture })
         #expect(centreShare(img, 0x00FF00) > 0.3, "the custom (green) image")
         #expect(centreShare(img, theme) == 0, "and not the built-in one")
     }
@@ -83,7 +83,7 @@ struct OverlayTests {
             v.shouldAutoPlayAfterPresentation = false
             v.setTitle("Hello ÜTF-8 ✓", details: "details")
             v.setVideo(url: try Fixtures.solidVideo("black", width: 320, height: 240, seconds: 2))
-        }, until: { $0.session?.frame != nil })
+        }, until: { $0.hasPicture })
         let white = img.fraction(matching: 0xFFFFFF, x: 0, y: 10, width: 320, height: 30, tolerance: 60)
         #expect(white > 0.01, "glyphs in the band: \(white)")
         v.setTitle(nil)
@@ -98,14 +98,14 @@ struct OverlayTests {
     func trackFollows() throws {
         let (h, v, first) = try show({ v in
             v.setVideo(url: try Fixtures.solidVideo("black", width: 320, height: 240, seconds: 4))
-        }, until: { $0.session?.frame != nil })
+        }, until: { $0.hasPicture })
         let p = try #require(h.queue.screen?.stage)
         p.controls.until = MonotonicClock.seconds() + 60
         func progressPixels() throws -> Int {
             p.needsRedraw = true
             h.pump(seconds: 0.05)
             let img = try ScreenProbe().grab(window: p.window.id, x: 0, y: 0, width: 320, height: 240)
-            let bar = try #require(v.session?.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240))).bar
+            let bar = try #require(v.trackLayout(in: Rect(x: 0, y: 0, width: 320, height: 240))).bar
             return (bar.x..<bar.maxX).filter { img.matches($0, bar.y + bar.height / 2, theme, tolerance: 40) }.count
         }
         _ = first

@@ -17,7 +17,7 @@ struct TrackPreviewTests {
         v.playerOptions.audio = false
         v.setVideo(url: try Fixtures.colourSeconds())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         let s = try #require(v.session)
         let (width, height) = (640, 360)
         let bounds = Rect(x: 0, y: 0, width: width, height: height)
@@ -55,7 +55,7 @@ struct TrackPreviewTests {
         v.shouldShowTrackPreviews = false
         v.setVideo(url: try Fixtures.colourSeconds())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         #expect(v.session?.trackPreview() == nil)
         let a = MediaView()
         a.setAudio(url: try Fixtures.tone(440, seconds: 2))
@@ -82,7 +82,7 @@ struct TrackPreviewTests {
             v.playerOptions.audio = false
             v.setVideo(url: url)
             h.queue.queue(mediaView: v)
-            h.pump(seconds: 10) { v.session?.frame != nil }
+            h.pump(seconds: 10) { v.hasPicture }
             let s = try #require(v.session)
             var found = false
             h.pump(seconds: 5) {

@@ -24,7 +24,7 @@ import Playback
         var pixels = [UInt32](repeating: 0, count: w * h)
         return pixels.withUnsafeMutableBytes { raw in
             let buf = PixelBuffer(base: raw.baseAddress!, width: w, height: h, stride: w * 4)
-            v.session?.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
+            v.render(into: buf, state: MediaSession.RenderState(now: 0, showControls: false))
             return (0..<w).filter { x in
                 let g = Int(buf.pixel(x: x, y: h / 2) >> 8 & 0xFF)
                 return g > 30 && g < 225
@@ -38,10 +38,10 @@ import Playback
         let v = MediaView()
         v.setImage(url: try Self.halves())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 10) { v.session?.frame != nil }
+        h.pump(seconds: 10) { v.hasPicture }
         let first = try #require(v.session?.frame, "no picture")
         #expect(first.width == 320 && first.height == 240, "drawn at the window's size: \(first.width)x\(first.height)")
-        #expect(v.session?.info?.width == 40, "its natural size is what 1:1 and zoom count")
+        #expect(v.info?.width == 40, "its natural size is what 1:1 and zoom count")
         #expect(Self.greys(v) <= 1, "fitted, the edge is sharp")
         v.zoom(by: 1.5)  // 4x
         let blurred = Self.greys(v)  // this draw scales the 320x240 drawing up, and asks for a new one

@@ -28,7 +28,7 @@ struct ThumbnailTests {
     @Test("A video's thumbnail shows until it plays, then the video's own picture")
     func videoThumbnail() throws {
         let (h, v) = try pausedVideo()
-        h.pump(seconds: 5) { v.session?.small.thumbFrame != nil && v.session?.frame != nil }
+        h.pump(seconds: 5) { v.session?.small.thumbFrame != nil && v.hasPicture }
         #expect(near(h.centreColour(v), 0x0000FF), "thumbnail (blue) before playing")
         v.play()
         h.pump(seconds: 1)

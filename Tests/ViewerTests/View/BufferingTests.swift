@@ -16,7 +16,7 @@ struct BufferingTests {
         var pixels = [UInt32](repeating: 0, count: w * h)
         return pixels.withUnsafeMutableBytes { raw in
             let buf = PixelBuffer(base: raw.baseAddress!, width: w, height: h, stride: w * 4)
-            v.session?.render(into: buf, state: MediaSession.RenderState(now: 0.3, showControls: false))
+            v.render(into: buf, state: MediaSession.RenderState(now: 0.3, showControls: false))
             var n = 0
             for y in 90..<150 { for x in 130..<190 where buf.pixel(x: x, y: y) & 0xFFFFFF > 0xC0C0C0 { n += 1 } }
             return n
@@ -38,8 +38,8 @@ struct BufferingTests {
         v.shouldCacheStreamedMedia = false
         v.setVideo(url: try TestEnvironment.http + "/trickle/40000/dark-noise.mp4")
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 15) { v.session?.frame != nil }
-        #expect(v.session?.frame != nil, "the first picture arrived")
+        h.pump(seconds: 15) { v.hasPicture }
+        #expect(v.hasPicture, "the first picture arrived")
         #expect(spinnerPixels(v) == 0, "no spinner while frames come")
         h.pump(seconds: 10) { v.session?.player?.isStarving == true }
         #expect(v.session?.player?.isStarving == true, "the download fell behind the picture")

@@ -31,7 +31,7 @@ struct ChapterTests {
         v.playerOptions.audio = false
         v.setVideo(url: try Fixtures.chapteredVideo())
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         return (h, v)
     }
 

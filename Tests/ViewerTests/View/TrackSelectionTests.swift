@@ -19,7 +19,7 @@ import TestSupport
         v.playerOptions.subtitleFiles = [file]
         v.setMedia(url: video)
         h.queue.queue(mediaView: v)
-        h.pump(seconds: 5) { v.session?.frame != nil }
+        h.pump(seconds: 5) { v.hasPicture }
         try #require(v.info != nil, "the media did not open: \(String(describing: v.failure))")
 
         #expect(v.audioTracks.map(\.label) == ["eng", "deu"] && v.selectedAudioTrack?.id == 1)
