@@ -123,9 +123,9 @@ extension MediaSession {
     }
 
     /// Moving pictures scale fast; a still gets the better filter, unless it is blown up so
-    /// far that its own pixels are the detail: bicubic then costs twelve times the work of
-    /// fast bilinear (a 64x48 icon filling 960x720: 92 against 8 million instructions) for a
-    /// picture that looks the same, and a slide show of small pictures pays it every item.
+    /// far that its own pixels are the detail: bicubic then costs many times the work of
+    /// fast bilinear for a picture that looks the same, and a slide show of small pictures
+    /// would pay it for every item.
     /// A picture under 16 pixels on a side shows its pixels as blocks.
     func quality(for picture: VideoFrame, shownAs r: Rect) -> Scaler.Quality {
         guard info?.kind == .image else { return .fast }
