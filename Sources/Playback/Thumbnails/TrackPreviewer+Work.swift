@@ -10,6 +10,9 @@ extension TrackPreviewer {
         let rotation: Int
         /// Keyframe times from the container's index, in order; empty when it has none.
         let keyframes: [Double]
+        /// Where the file's clock starts: an MPEG-TS recording starts at a second or more,
+        /// while the track's places count from the start of the media.
+        let startTime: Double
         /// Ends the blocking read or seek under way when the pointer moved on.
         let interrupt: Interrupt
         /// Packets read for one picture at most: a file with one keyframe an hour gives up
@@ -37,6 +40,9 @@ extension TrackPreviewer {
             dec.ctx.pointee.skip_frame = AVDISCARD_NONKEY
             // Deblocking is invisible at 160 px and a good part of a keyframe's decode time.
             dec.ctx.pointee.skip_loop_filter = AVDISCARD_ALL
+            let start = d.ctx.pointee.start_time
+            let startSeconds = start == cff_nopts ? 0 : Double(start) / Double(AV_TIME_BASE)
+            startTime = startSeconds
             demuxer = d
             decoder = dec
             stream = Int(v)
@@ -48,7 +54,7 @@ extension TrackPreviewer {
             times.reserveCapacity(min(count, 100_000))
             for i in 0..<min(count, 100_000) {
                 guard let e = avformat_index_get_entry(st, Int32(i)), e.pointee.flags & AVINDEX_KEYFRAME != 0 else { continue }
-                times.append(Double(e.pointee.timestamp) * base)
+                times.append(Double(e.pointee.timestamp) * base - startSeconds)
             }
             keyframes = times.sorted()
         }
@@ -56,25 +62,61 @@ extension TrackPreviewer {
         /// The keyframe at or before `seconds`, scaled to the preview width; nil when the
         /// read budget runs out, the source fails, or `stillWanted` says the pointer moved on.
         func picture(at seconds: Double, stillWanted: () -> Bool) -> VideoFrame? {
+            var budget = 2 * Work.readBudget
+            // A container without a keyframe index (MPEG-TS) seeks to a byte position, and what
+            // follows it is often the middle of a group, so the first keyframe read lies past
+            // the place: step back until the keyframe found is at or before it.
+            for back in [0.0, 2, 6, 15, 40] {
+                let target = max(0, seconds - back)
+                let found = keyframe(at: target, budget: &budget, stillWanted: stillWanted)
+                if let found, found.pts <= seconds + 0.05 || target == 0 { return found }
+                if budget <= 0 || target == 0 || !stillWanted() { return found }
+            }
+            return nil
+        }
+
+        /// The first keyframe after a seek to `seconds`, scaled; reading at most `budget` packets.
+        private func keyframe(at seconds: Double, budget: inout Int, stillWanted: () -> Bool) -> VideoFrame? {
             decoder.flush()
-            guard demuxer.seek(to: seconds) else { return nil }
+            // A seek by timestamp lands on the last packet at or before it, which at the very
+            // start is a frame or two past the first keyframe; the file's own start is safe.
+            guard demuxer.seek(to: seconds > 0 ? seconds + startTime : 0) else { return nil }
             let packet = Packet(), frame = Frame()
-            for _ in 0..<Work.readBudget {
+            while budget > 0 {
+                budget -= 1
                 guard stillWanted() else { return nil }
                 switch demuxer.read(into: packet) {
                 case .packet: break
                 case .again: continue
-                case .endOfFile, .failed: return nil
+                case .endOfFile: return drained(into: frame, at: seconds)
+                case .failed: return nil
                 }
                 defer { av_packet_unref(packet.raw) }
                 guard packet.streamIndex == stream else { continue }
                 _ = decoder.send(packet)
-                if case .frame = decoder.receive(into: frame) {
-                    let pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp) ?? seconds
-                    return small(frame, pts: pts)
+                if let picture = received(into: frame, at: seconds) { return picture }
+                // Encoders' defaults (x264, x265, AV1) reorder frames, so a decoder holds a
+                // keyframe back until later frames arrive; with every other frame skipped that
+                // means the next keyframes, seconds of packets away. Draining brings it out now.
+                if packet.raw.pointee.flags & AV_PKT_FLAG_KEY != 0 {
+                    if let picture = drained(into: frame, at: seconds) { return picture }
+                    decoder.flush()
                 }
             }
             return nil
+        }
+
+        /// The decoded picture waiting in the decoder, scaled; nil when it has none yet.
+        private func received(into frame: Frame, at seconds: Double) -> VideoFrame? {
+            guard case .frame = decoder.receive(into: frame) else { return nil }
+            let pts = decoder.seconds(frame.raw.pointee.best_effort_timestamp).map { $0 - startTime } ?? seconds
+            return small(frame, pts: pts)
+        }
+
+        /// Ends the decoder's input so it gives up the pictures it holds for reordering.
+        private func drained(into frame: Frame, at seconds: Double) -> VideoFrame? {
+            _ = decoder.send(nil)
+            return received(into: frame, at: seconds)
         }
 
         /// `frame` scaled to the preview width (height by its shape), as a frame of its own.
