@@ -85,11 +85,12 @@ stop_event = threading.Event()      # set when the server is going down
 last_activity = [time.monotonic()]  # list: mutated from handler threads
 log_lock = threading.Lock()
 log_file = None
-gzip_bomb = []  # made on first use: compressing 256 MiB takes a moment
+gzip_bomb = []  # made at start on a thread of its own: compressing 256 MiB takes seconds
+bomb_lock = threading.Lock()  # not the log lock: other answers must not wait for the bomb
 
 
 def bomb_body():
-    with log_lock:
+    with bomb_lock:
         if not gzip_bomb:
             z = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
             block = bytes(1 << 20)
@@ -458,6 +459,7 @@ def main():
     args = ap.parse_args()
 
     root = os.path.realpath(args.root)
+    threading.Thread(target=bomb_body, daemon=True).start()
     if args.log:
         log_file = open(args.log, "a", buffering=1)
 
