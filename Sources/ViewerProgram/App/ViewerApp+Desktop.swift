@@ -10,7 +10,7 @@ import Viewer
 /// a plain command line stays a player of its own, as scripts and mpv users expect, and
 /// serves the default socket only when no other instance does.
 extension ViewerApp {
-    /// An exit status, as a failure of `startIPC`.
+    /// An exit status that ends the launch early: a step of `main` that cannot go on, or `startIPC`.
     struct ExitStatus: Error { let code: Int32 }
 
     /// `$XDG_RUNTIME_DIR/mediaview.socket`: private to the user and gone at logout. Without

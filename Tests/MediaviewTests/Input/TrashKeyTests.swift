@@ -23,7 +23,7 @@ extension MediaviewProgram {
 
         /// Ends the program with `q`, as a user would. In full test runs a `q` sent right
         /// after an item came back on screen was sometimes not taken (the main loop idle in
-        /// poll, no key seen; cause not found, see the README's known limits): it is sent once
+        /// poll, no key seen; cause not found, see docs/user-guide.md's known limits): it is sent once
         /// more, then SIGTERM ends the program, and what happened is printed, so the trash
         /// checks still decide. `byKey` says whether `q` did it.
         static func quit(_ s: Session) throws -> (ended: Launched.Ended, byKey: Bool) {
