@@ -102,7 +102,7 @@ final class Demuxer: @unchecked Sendable {
             guard let c = list[i] else { return nil }
             let start = Double(c.pointee.start) * av_q2d(c.pointee.time_base)
             guard start.isFinite, start >= 0 else { return nil }
-            return Chapter(start: start, title: PlayerEngine.tag(c.pointee.metadata, "title"))
+            return Chapter(start: start, title: StreamFacts.tag(c.pointee.metadata, "title"))
         }.sorted { $0.start < $1.start }
     }
 
