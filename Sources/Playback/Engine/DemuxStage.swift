@@ -91,8 +91,9 @@ final class DemuxStage: @unchecked Sendable {
     }
 
     /// Ends the thread: a blocking open or read gives up, the queues wake their waiters.
-    func close() {
-        closed.store(true, ordering: .relaxed)
+    /// False when it was closed already.
+    func close() -> Bool {
+        if closed.exchange(true, ordering: .relaxed) { return false }
         // The demuxer is only known once opened; this also ends a stalled open at once
         // (before, close() waited out the whole network timeout, 15 s).
         openInterrupt.cancel()
@@ -100,6 +101,7 @@ final class DemuxStage: @unchecked Sendable {
         videoPackets.abort()
         audioPackets.abort()
         idle.withLock { idle.broadcast() }
+        return true
     }
 
     /// Releases the demuxer once every thread has ended.

@@ -96,8 +96,8 @@ final class PlayerEngine: @unchecked Sendable {
 
     /// Stops every thread and waits for them. Safe to call more than once.
     func close() {
-        if demux.isClosed { return }
-        demux.close()
+        // Once only: a second caller must not wait for threads a first one already joined.
+        guard demux.close() else { return }
         video.close()
         sound.close()
         // The demux thread may still start the decode threads while this waits for it.
