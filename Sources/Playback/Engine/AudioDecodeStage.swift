@@ -47,18 +47,14 @@ final class AudioDecodeStage: @unchecked Sendable {
     let serial: SeekSerial
     let wake: @Sendable () -> Void
     let state: Locked<State>
-    /// Asks the demux stage for a decoder of another sound track (a track switch).
-    let decoderFor: @Sendable (Int) throws(AVError) -> Decoder
     // An atomic rather than the lock: one flag, set once by close() and read where a write
     // to the server fails, to tell a shutdown from a lost server.
     let closed = Atomic<Bool>(false)
 
-    init(options: PlayerOptions, serial: SeekSerial, wake: @escaping @Sendable () -> Void,
-         decoderFor: @escaping @Sendable (Int) throws(AVError) -> Decoder) {
+    init(options: PlayerOptions, serial: SeekSerial, wake: @escaping @Sendable () -> Void) {
         self.options = options
         self.serial = serial
         self.wake = wake
-        self.decoderFor = decoderFor
         state = Locked(State(speed: options.speed, volume: options.volume, muted: options.muted,
                              paused: options.startPaused))
     }

@@ -54,7 +54,18 @@ final class AudioDecoding: DecodeWork {
         }
     }
 
-    func begin(serial: Int, exact: ExactStart?) { started = (serial, exact) }
+    /// A start with another stream than the one decoded: the user switched sound tracks,
+    /// and a decoder is made for it from the parameters the demux stage sent.
+    func begin(serial: Int, exact: ExactStart?, stream next: StreamParameters?) {
+        started = (serial, exact)
+        guard let next, next.index != stream else { return }
+        do throws(AVError) {
+            decoder = try Decoder(parameters: next, threads: 1, maxPixels: stage.options.source.maxPixels)
+            stream = next.index
+        } catch {
+            stage.options.onWarning("mediaview: cannot play that sound track: \(error.message)")
+        }
+    }
 
     /// Writes to the server; false when the player closed.
     private func send(_ p: UnsafeRawPointer, _ n: Int, pts: Double, serial s: Int, speed: Double) -> Bool {
@@ -122,17 +133,6 @@ final class AudioDecoding: DecodeWork {
             if alive { alive = send(p, n, pts: at, serial: s, speed: factor) }
         }
         return alive
-    }
-
-    /// A packet of another stream than the one decoded: the user switched sound tracks.
-    func beforeSend(_ packet: Packet) {
-        guard packet.streamIndex != stream else { return }
-        do throws(AVError) {
-            decoder = try stage.decoderFor(packet.streamIndex)
-            stream = packet.streamIndex
-        } catch {
-            stage.options.onWarning("mediaview: cannot play that sound track: \(error.message)")
-        }
     }
 
     func atEnd(serial s: Int) {

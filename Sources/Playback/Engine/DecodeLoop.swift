@@ -13,8 +13,8 @@ struct DecodeLoop {
         var decoderSerial: Int?
         while let item = queue.pop() {
             switch item {
-            case .start(let s, let exact):
-                if s == serial.current { work.begin(serial: s, exact: exact) }
+            case .start(let s, let exact, let stream):
+                if s == serial.current { work.begin(serial: s, exact: exact, stream: stream) }
             case .packet(let p, let s):
                 if s != serial.current { continue }
                 work.beforeSend(p)

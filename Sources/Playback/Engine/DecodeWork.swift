@@ -2,8 +2,9 @@
 protocol DecodeWork: AnyObject {
     /// The decoder packets go to now (the sound stage may switch tracks).
     var decoder: Decoder { get }
-    /// Generation `serial` starts; its output starts at `exact` (nil: the first frame).
-    func begin(serial: Int, exact: ExactStart?)
+    /// Generation `serial` starts; its output starts at `exact` (nil: the first frame), and
+    /// its packets are of `stream` when the demuxer says.
+    func begin(serial: Int, exact: ExactStart?, stream: StreamParameters?)
     /// Called with every current packet before it is sent.
     func beforeSend(_ packet: Packet)
     /// Decodes `packet` itself and returns true, or false for the decoder to take it.

@@ -78,7 +78,7 @@ extension DemuxStage {
             // Sound-only media is decoded even without sound output: its timestamps are
             // what makes it last as long as it should on the system clock.
             if let a = streams.audio, options.audio || streams.info.kind == .audio {
-                source.audio = try makeDecoder(stream: a)
+                source.audio = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
             }
         } catch {
             // A broken audio track should not sink a playable picture, but a broken
@@ -86,14 +86,6 @@ extension DemuxStage {
             if source.video == nil { fail(error); return nil }
         }
         return source
-    }
-
-    /// A sound decoder for stream `index`: the first track, or one the user switched to.
-    func makeDecoder(stream index: Int) throws(AVError) -> Decoder {
-        guard let d = demuxer, index >= 0, index < d.streamCount else {
-            throw AVError(message: "no such sound track")
-        }
-        return try Decoder(stream: d.stream(index), threads: 1, maxPixels: options.source.maxPixels)
     }
 
     private func videoSetup(_ decoder: Decoder, info: MediaInfo) -> VideoDecodeStage.Setup {

@@ -34,8 +34,10 @@ extension DemuxStage {
                 _ = d.seek(to: command.target)
                 r.atEnd = false
                 // Never blocks: the queues were emptied for the seek.
-                videoPackets.pushForced(.start(serial: command.serial, exact: command.exact))
-                audioPackets.pushForced(.start(serial: command.serial, exact: command.exact))
+                videoPackets.pushForced(.start(serial: command.serial, exact: command.exact, stream: nil))
+                // The sound track's parameters go with every start: a track switch is a seek.
+                let sound = r.audioStream.flatMap { StreamParameters(d.stream($0)) }
+                audioPackets.pushForced(.start(serial: command.serial, exact: command.exact, stream: sound))
             }
             if r.atEnd {
                 waitWhileIdle()

@@ -43,8 +43,7 @@ final class PlayerEngine: @unchecked Sendable {
                                  serial: serial, wake: wake)
         let demux = DemuxStage(url: url, options: options, serial: serial, pictureFrames: video.frames, wake: wake)
         self.demux = demux
-        sound = AudioDecodeStage(options: options, serial: serial, wake: wake,
-                                 decoderFor: { index throws(AVError) in try demux.makeDecoder(stream: index) })
+        sound = AudioDecodeStage(options: options, serial: serial, wake: wake)
         let video = video
         scheduler = VideoScheduler(frames: video.frames, demux: demux, audio: sound, serial: serial, options: options,
                                    onDrop: { video.frameDropped() })

@@ -33,7 +33,7 @@ final class VideoDecoding: DecodeWork {
         oneSecond = rate.isFinite && rate >= 1 && rate <= 240 ? Int(rate.rounded()) : 30
     }
 
-    func begin(serial: Int, exact: ExactStart?) { started = (serial, exact) }
+    func begin(serial: Int, exact: ExactStart?, stream: StreamParameters?) { started = (serial, exact) }
 
     /// Passes a decoded frame on to the scheduler; false when the player closed.
     private func hand(_ decoded: Frame, _ s: Int) -> Bool {
