@@ -32,10 +32,13 @@ extension PlayerEngine {
         // to just before the frame on screen.
         let command = SeekCommand(serial: s, target: start == .before ? max(0, target - 0.001) : target,
                                   exact: start.map { ExactStart(serial: s, time: target, frame: $0) })
-        demux.seek(command)
+        // What the stages downstream hold goes first, then the demux stage is asked: asked
+        // first, it could seek, read and decode the new generation's first frames (all of a
+        // small GIF's, with its end) before they were emptied, and a looping GIF froze.
         video.frames.removeAll()
         sound.flush(serial: s)
         scheduler.reset()
+        demux.seek(command)
         wake()
     }
 
