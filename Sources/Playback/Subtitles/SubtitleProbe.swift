@@ -17,7 +17,7 @@ public enum SubtitleProbe {
 
     /// Reads `bytes` as a subtitle file and draws its first events in a 640x360 frame.
     public static func run(_ bytes: [UInt8]) -> Outcome {
-        PlayerEngine.quietFFmpeg
+        FFmpegLog.quiet
         var outcome = Outcome()
         let script: SubtitleFile.Script
         do throws(AVError) {

@@ -100,7 +100,7 @@ public enum ThumbnailMaker {
         switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: dec, into: frame, budget: 2000) {
         case .picture:
             // Upright, as the player shows it: a phone's video is stored sideways.
-            do { return rotated(try fit(frame, size: size), by: PlayerEngine.rotation(of: st)) } catch { throw .broken(error.message) }
+            do { return rotated(try fit(frame, size: size), by: StreamFacts.rotation(of: st)) } catch { throw .broken(error.message) }
         case .none:
             throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
         case .failed(let e):
