@@ -54,16 +54,22 @@ enum FuzzParsers {
             }
             return
         }
-        // 0xFA: an ASS event's text, whose font sizes are bounded before libass sees it.
+        // 0xFA: an ASS event's text, whose costly override tags (font size and scale,
+        // borders, shadows, blurs) are bounded before libass sees it.
         if selector == 0xFA {
             let bounded = SubtitleProbe.boundedEvent(text)
             var rest = Substring(bounded)
-            while let r = rest.firstRange(of: "\\fs") {
-                rest = rest[r.upperBound...]
-                if rest.hasPrefix("cx") || rest.hasPrefix("cy") { rest = rest.dropFirst(2) }
-                let digits = rest.prefix { $0.isNumber || $0 == "." }
-                precondition(Double(digits).map { $0 <= Double(SubtitleProbe.maxFontSize) } ?? true,
-                             "font size \(digits) kept in \(bounded)")
+            while let slash = rest.firstIndex(of: "\\") {
+                rest = rest[rest.index(after: slash)...]
+                let name = String(rest.prefix { $0.isASCII && $0.isLetter })
+                rest = rest.dropFirst(name.count)
+                // What C's strtod reads there, as libass reads the argument.
+                let head = String(rest.drop { $0 == " " || $0 == "\t" || $0 == "(" }.prefix(40))
+                guard let limit = SubtitleProbe.tagLimits[name], let first = head.first, "+-.0123456789".contains(first) else { continue }
+                var end: UnsafeMutablePointer<CChar>?
+                let v = head.withCString { strtod($0, &end) }
+                let bound = name == "fs" && (first == "+" || first == "-") ? SubtitleProbe.relativeFontStep : limit
+                precondition(!v.isNaN && abs(v) <= bound, "\\\(name)\(head) kept in \(bounded)")
             }
             precondition(bounded.count <= text.count, "bounding grew the event")
             return

@@ -140,7 +140,7 @@ final class Stage {
         v.session?.firstShownAt = MonotonicClock.seconds()
         v.session?.setLowPower(isMinimized)
         awaitingFirstFrame = true
-        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
     }
