@@ -124,17 +124,27 @@ final class SubtitleDecoder {
     }
 
     /// How many glyphs an event's text draws: characters outside override blocks, line
-    /// breaks (`\N`, `\n`, `\h`) not counted.
+    /// breaks (`\N`, `\n`, `\h`) and drawings (after `\p1`, up to `\p0`) not counted.
     static func glyphCount(_ text: String) -> Int {
-        var n = 0, inBlock = false, escaped = false
-        for c in text.unicodeScalars {
-            if inBlock { inBlock = c != "}"; continue }
-            if escaped { escaped = false; if c != "N" && c != "n" && c != "h" { n += 2 }; continue }
-            switch c {
-            case "{": inBlock = true
-            case "\\": escaped = true
-            default: n += 1
+        var n = 0, drawing = false
+        var rest = Substring(text)
+        while let c = rest.first {
+            if c == "{" {
+                let block = rest.prefix { $0 != "}" }
+                var tags = block
+                while let r = tags.firstRange(of: "\\p") {
+                    tags = tags[r.upperBound...]
+                    if let d = tags.first, d.isASCII, let v = d.wholeNumberValue { drawing = v != 0 }
+                }
+                rest = rest.dropFirst(block.count + 1)
+                continue
             }
+            if c == "\\", let next = rest.dropFirst().first, "Nnh".contains(next) {
+                rest = rest.dropFirst(2)
+                continue
+            }
+            if !drawing { n += 1 }
+            rest = rest.dropFirst()
         }
         return n
     }

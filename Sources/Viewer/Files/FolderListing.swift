@@ -115,6 +115,9 @@ extension FolderListing {
         /// Device and inode of every folder entered: a symlink loop leads back to one of
         /// them and is not followed again.
         private var entered: Set<FileID> = []
+        /// The listed folder's real path: a link to a folder outside it (`/`, a home) is
+        /// not followed, or `-r` on a folder holding one walks the whole file system.
+        private var root: String?
 
         struct FileID: Hashable {
             let device: UInt
@@ -128,6 +131,7 @@ extension FolderListing {
                 return
             }
             guard entered.insert(FileID(device: UInt(st.st_dev), inode: UInt(st.st_ino))).inserted else { return }
+            if root == nil { root = Self.realPath(folder) }
             guard let dir = FileName.withCString(folder, { opendir($0) }) else {
                 problems.append("folder \(folder): cannot read it (\(String(cString: strerror(errno))))")
                 return
@@ -161,7 +165,20 @@ extension FolderListing {
             }
             closedir(dir)
             for f in subfolders where !f.isLink { visit(folder: f.path, relative: f.relative, recursive: true) }
-            for f in subfolders where f.isLink { visit(folder: f.path, relative: f.relative, recursive: true) }
+            for f in subfolders where f.isLink {
+                guard let r = root, let target = Self.realPath(f.path), target == r || target.hasPrefix(r == "/" ? "/" : r + "/") else {
+                    skippedOther += 1
+                    continue
+                }
+                visit(folder: f.path, relative: f.relative, recursive: true)
+            }
+        }
+
+        /// Where `path` really is, links resolved; nil when it cannot be resolved.
+        static func realPath(_ path: String) -> String? {
+            guard let p = FileName.withCString(path, { realpath($0, nil) }) else { return nil }
+            defer { free(p) }
+            return FileName.decode(cString: p)
         }
     }
 }
