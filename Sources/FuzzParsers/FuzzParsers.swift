@@ -57,21 +57,7 @@ enum FuzzParsers {
         // 0xFA: an ASS event's text, whose costly override tags (font size and scale,
         // borders, shadows, blurs) are bounded before libass sees it.
         if selector == 0xFA {
-            let bounded = SubtitleProbe.boundedEvent(text)
-            var rest = Substring(bounded)
-            while let slash = rest.firstIndex(of: "\\") {
-                rest = rest[rest.index(after: slash)...]
-                let name = String(rest.prefix { $0.isASCII && $0.isLetter })
-                rest = rest.dropFirst(name.count)
-                // What C's strtod reads there, as libass reads the argument.
-                let head = String(rest.drop { $0 == " " || $0 == "\t" || $0 == "(" }.prefix(40))
-                guard let limit = SubtitleProbe.tagLimits[name], let first = head.first, "+-.0123456789".contains(first) else { continue }
-                var end: UnsafeMutablePointer<CChar>?
-                let v = head.withCString { strtod($0, &end) }
-                let bound = name == "fs" && (first == "+" || first == "-") ? SubtitleProbe.relativeFontStep : limit
-                precondition(!v.isNaN && abs(v) <= bound, "\\\(name)\(head) kept in \(bounded)")
-            }
-            precondition(bounded.count <= text.count, "bounding grew the event")
+            fuzzASSEvent(text)
             return
         }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
@@ -142,6 +128,26 @@ extension FuzzParsers {
             preconditionFailure("a URI could not be written into a PNG")
         }
         precondition(PNGText.value("Thumb::URI", in: png) == uri, "Thumb::URI does not read back")
+    }
+
+    /// An ASS event's text bounded: no costly tag keeps a value over its bound, as C's
+    /// strtod (and libass) reads the number, and bounding never grows the text.
+    static func fuzzASSEvent(_ text: String) {
+        let bounded = SubtitleProbe.boundedEvent(text)
+        var rest = Substring(bounded)
+        while let slash = rest.firstIndex(of: "\\") {
+            rest = rest[rest.index(after: slash)...]
+            let name = String(rest.prefix { $0.isASCII && $0.isLetter })
+            rest = rest.dropFirst(name.count)
+            // What C's strtod reads there, as libass reads the argument.
+            let head = String(rest.drop { $0 == " " || $0 == "\t" || $0 == "(" }.prefix(40))
+            guard let limit = SubtitleProbe.tagLimits[name], let first = head.first, "+-.0123456789".contains(first) else { continue }
+            var end: UnsafeMutablePointer<CChar>?
+            let v = head.withCString { strtod($0, &end) }
+            let bound = name == "fs" && (first == "+" || first == "-") ? SubtitleProbe.relativeFontStep : limit
+            precondition(!v.isNaN && abs(v) <= bound, "\\\(name)\(head) kept in \(bounded)")
+        }
+        precondition(bounded.count <= text.count, "bounding grew the event")
     }
 
     /// Whatever a client sends, lines stay bounded and every answer is one line of JSON
