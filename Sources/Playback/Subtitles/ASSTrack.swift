@@ -57,8 +57,6 @@ final class ASSTrack {
     /// drawn: within every per-tag bound, 200 letters at the largest size and scale still
     /// make libass rasterise gigabytes. A whole screen of ordinary text is well under it.
     static let mostScreens = 16.0
-    /// Events left out for being over `mostScreens`.
-    private(set) var tooLarge = 0
 
     /// White sans-serif text with a black outline at the bottom centre, for a track whose
     /// decoder gave no header of its own (FFmpeg's text decoders all give one today).
@@ -96,7 +94,6 @@ final class ASSTrack {
         let event = raw.pointee.events + Int(raw.pointee.n_events - 1)
         if area(of: event.pointee) > Self.mostScreens * Double(raw.pointee.PlayResX) * Double(raw.pointee.PlayResY) {
             event.pointee.Duration = 0
-            tooLarge += 1
         }
     }
 
@@ -127,7 +124,9 @@ final class ASSTrack {
         var hidden: [(Int, Int64)] = []
         for i in 0..<Int(max(0, raw.pointee.n_events)) {
             let e = raw.pointee.events + i
-            guard e.pointee.Start <= milliseconds, milliseconds < e.pointee.Start + e.pointee.Duration else { continue }
+            // In doubles: a damaged file's times must not overflow into a trap.
+            guard e.pointee.Start <= milliseconds,
+                  Double(milliseconds) < Double(e.pointee.Start) + Double(e.pointee.Duration) else { continue }
             due += 1
             if due > most {
                 hidden.append((i, e.pointee.Duration))
