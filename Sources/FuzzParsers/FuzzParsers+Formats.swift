@@ -41,17 +41,23 @@ extension FuzzParsers {
         }
     }
 
-    /// An ASS event's text, whose font sizes are bounded before libass sees it.
+    /// An ASS event's text bounded: no costly tag keeps a value over its bound, as C's
+    /// strtod (and libass) reads the number, and bounding never grows the text.
     static func fuzzASSEvent(_ bytes: [UInt8]) {
         let text = decodeText(bytes)
         let bounded = SubtitleProbe.boundedEvent(text)
         var rest = Substring(bounded)
-        while let r = rest.firstRange(of: "\\fs") {
-            rest = rest[r.upperBound...]
-            if rest.hasPrefix("cx") || rest.hasPrefix("cy") { rest = rest.dropFirst(2) }
-            let digits = rest.prefix { $0.isNumber || $0 == "." }
-            precondition(Double(digits).map { $0 <= Double(SubtitleProbe.maxFontSize) } ?? true,
-                         "font size \(digits) kept in \(bounded)")
+        while let slash = rest.firstIndex(of: "\\") {
+            rest = rest[rest.index(after: slash)...]
+            let name = String(rest.prefix { $0.isASCII && $0.isLetter })
+            rest = rest.dropFirst(name.count)
+            // What C's strtod reads there, as libass reads the argument.
+            let head = String(rest.drop { $0 == " " || $0 == "\t" || $0 == "(" }.prefix(40))
+            guard let limit = SubtitleProbe.tagLimits[name], let first = head.first, "+-.0123456789".contains(first) else { continue }
+            var end: UnsafeMutablePointer<CChar>?
+            let v = head.withCString { strtod($0, &end) }
+            let bound = name == "fs" && (first == "+" || first == "-") ? SubtitleProbe.relativeFontStep : limit
+            precondition(!v.isNaN && abs(v) <= bound, "\\\(name)\(head) kept in \(bounded)")
         }
         precondition(bounded.count <= text.count, "bounding grew the event")
     }

@@ -54,7 +54,8 @@ final class Demuxer: @unchecked Sendable {
         defer { av_dict_free(&dict) }
         for (k, v) in options.formatOptions(for: route.url) { av_dict_set(&dict, k, v, 0) }
         var cp: UnsafeMutablePointer<AVFormatContext>? = c
-        let status = avformat_open_input(&cp, route.url, nil, &dict)
+        // The URL's bytes, not its text: a file name that is not UTF-8 opens as it is named.
+        let status = FileName.withCString(route.url) { avformat_open_input(&cp, $0, nil, &dict) }
         guard status >= 0, let opened = cp else {
             // avformat_open_input frees the context on failure (but not a custom pb).
             let reason = route.io?.failure

@@ -44,4 +44,10 @@ public enum SubtitleProbe {
 
     /// The largest font size or scale an event keeps.
     public static var maxFontSize: Int { SubtitleDecoder.maxFontSize }
+
+    /// The largest value each bounded override tag keeps, by tag name.
+    public static var tagLimits: [String: Double] { SubtitleDecoder.tagLimits }
+
+    /// The largest step a relative font size (`\fs+N`) keeps.
+    public static var relativeFontStep: Double { SubtitleDecoder.relativeFontStep }
 }

@@ -136,7 +136,7 @@ final class Stage {
         let l = loop
         v.show(on: self, window: windowFacts, wake: { l.wake() }, lowPower: isMinimized)
         awaitingFirstFrame = true
-        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
     }

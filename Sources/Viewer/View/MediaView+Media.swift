@@ -71,12 +71,12 @@ extension MediaView {
             return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
             return .failure(MediaError("\(displayName(path)): \(String(cString: strerror(errno)))"))
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(displayName(path)): is a directory")) }
         if st.st_size == 0 { return .failure(MediaError("\(displayName(path)): file is empty")) }
-        guard access(path, R_OK) == 0 else { return .failure(MediaError("\(displayName(path)): permission denied")) }
+        guard FileName.withCString(path, { access($0, R_OK) }) == 0 else { return .failure(MediaError("\(displayName(path)): permission denied")) }
         // "file:" stops FFmpeg from reading a colon in the name as a protocol.
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return .success("file:" + absolute)

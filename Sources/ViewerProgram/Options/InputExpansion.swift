@@ -68,7 +68,7 @@ struct InputExpansion {
 
     private static func isFolder(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        return FileName.withCString(path) { stat($0, &st) } == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func parent(of file: String) -> String {

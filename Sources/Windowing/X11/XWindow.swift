@@ -236,9 +236,12 @@ public final class XWindow {
         if dropTarget == nil { dropTarget = DropTarget(display: display, window: id) }
     }
 
-    /// When a drop or paste whose source went silent is to be given up; the loop must look then.
+    /// Seconds from now until a drop or paste whose source went silent is to be given up;
+    /// the loop must look then. Relative, as every deadline the loop sleeps on: a still on
+    /// screen wakes the loop for nothing else.
     public var transferDeadline: Double? {
-        [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min()
+        let now = SelectionReader.now()
+        return [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min().map { max(0, $0 - now) }
     }
 
     /// Reads the clipboard's paths, links or text; they arrive as a `.pasted` event (or
