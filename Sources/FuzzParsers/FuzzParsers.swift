@@ -68,6 +68,11 @@ enum FuzzParsers {
             precondition(bounded.count <= text.count, "bounding grew the event")
             return
         }
+        // 0xF9: a resume file, as anything may have left it in the state folder.
+        if selector == 0xF9 {
+            fuzzResume(rest)
+            return
+        }
         // 0xFE: bytes from an IPC client, framed into lines and parsed as requests.
         if selector == 0xFE {
             fuzzIPC(rest)
@@ -136,6 +141,20 @@ extension FuzzParsers {
             preconditionFailure("a URI could not be written into a PNG")
         }
         precondition(PNGText.value("Thumb::URI", in: png) == uri, "Thumb::URI does not read back")
+    }
+
+    /// Whatever a resume file holds, what is read is well formed, and written back it
+    /// reads back whole and settles (positions are kept to the millisecond).
+    static func fuzzResume(_ bytes: [UInt8]) {
+        let read = ResumeStore.entries(in: bytes)
+        for e in read {
+            precondition(e.key.utf8.count == 64 && e.key.allSatisfy(\.isHexDigit), "a bad key was kept: \(e.key)")
+            precondition(e.position.isFinite && e.position >= 0, "a bad position was kept: \(e.position)")
+        }
+        let again = ResumeStore.entries(in: Array(ResumeStore.text(read).utf8))
+        precondition(again.count == read.count, "written back, \(read.count) entries read as \(again.count)")
+        let settled = ResumeStore.entries(in: Array(ResumeStore.text(again).utf8))
+        precondition(settled == again, "a written resume file does not read back the same")
     }
 
     /// Whatever a client sends, lines stay bounded and every answer is one line of JSON

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension MediaviewProgram {
+    /// The IPC socket against clients that mean harm or just behave badly: too many of
+    /// them, ones that never read, one that floods it with requests, and another instance
+    /// that took over the socket's path. Each time the player stays idle when idle, small,
+    /// answers everyone else, and leaves what is not its own alone.
+    @Suite struct HostileIPC {
+        static func start(_ media: [String], wrapper: [String] = []) throws -> (Launched, String) {
+            let socket = try Scratch.directory("hostile-ipc") + "/socket"
+            let log = try Scratch.directory("hostile-ipc-log") + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log,
+                                    "--input-ipc-server", socket] + media, wrapper: wrapper)
+            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "stderr: \(run.stderr)")
+            return (run, socket)
+        }
+
+        static func quit(_ run: Launched, _ socket: String) throws {
+            let client = try SocketClient(path: socket)
+            _ = try client.request(["quit"], id: 9999)
+            #expect(run.finish(timeout: 10)?.status == 0, "quit should still end the program cleanly")
+        }
+
+        /// CPU seconds per second `pid` uses over `seconds`.
+        static func cpuShare(_ pid: Int32, over seconds: Double) throws -> Double {
+            let before = try #require(HostilePeer.cpuSeconds(pid))
+            let start = Date()
+            usleep(UInt32(seconds * 1_000_000))
+            let after = try #require(HostilePeer.cpuSeconds(pid))
+            return (after - before) / Date().timeIntervalSince(start)
+        }
+
+        @Test func outOfDescriptorsTheIdlePlayerDoesNotSpin() throws {
+            // A low descriptor limit stands in for a thousand clients against the usual 1,024.
+            let (run, socket) = try Self.start([try Fixtures.solidImage("blue")],
+                                               wrapper: ["sh", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+            let free = 64 - HostilePeer.openDescriptors(run.pid)
+            try #require(free > 0 && free < 60, "\(free) descriptors free")
+            var clients: [Int32] = []
+            defer { for c in clients { close(c) } }
+            // Enough to use up the descriptors and fill the socket's backlog besides.
+            for _ in 0..<(free + 24) { if let c = HostilePeer.connect(socket) { clients.append(c) } }
+            #expect(clients.count > free, "only \(clients.count) clients got in")
+            usleep(300_000)
+            let share = try Self.cpuShare(run.pid, over: 2)
+            #expect(share < 0.25, "the idle player used \(Int(share * 100)) % of a core with its descriptors used up")
+            for c in clients { close(c) }
+            clients = []
+            // Once they leave, a script is served again.
+            let client = try SocketClient(path: socket)
+            #expect(try client.request(["get_property", "playlist-count"], id: 1, timeout: 5)["data"] as? Int == 1)
+            _ = try client.request(["quit"], id: 2)
+            #expect(run.finish(timeout: 10)?.status == 0)
+        }
+
+        @Test func clientsThatNeverReadCannotGrowThePlayerWithoutBound() throws {
+            // A long path, so each reply naming it is about 3 KB.
+            var dir = try Scratch.directory("hostile-long")
+            for i in 0..<12 { dir += "/" + String(repeating: Character(String(i % 10)), count: 240) }
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let picture = dir + "/blue.png"
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("blue"), toPath: picture)
+            let (run, socket) = try Self.start([picture])
+            let rss = try #require(HostilePeer.memoryMiB(run.pid, "VmRSS"))
+            // Forty clients, each asking for about 3.5 MB of replies and reading none.
+            let batch = (1...1200).map { "{\"command\":[\"get_property\",\"path\"],\"request_id\":\($0)}\n" }.joined()
+            var clients: [Int32] = []
+            defer { for c in clients { close(c) } }
+            for _ in 0..<40 {
+                guard let c = HostilePeer.connect(socket) else { continue }
+                clients.append(c)
+                HostilePeer.send(c, batch)
+            }
+            #expect(clients.count == 40)
+            // A client that reads is answered once the others' requests are read.
+            let reader = try SocketClient(path: socket)
+            #expect(try reader.request(["get_property", "playlist-count"], id: 1, timeout: 10)["data"] as? Int == 1)
+            let peak = try #require(HostilePeer.memoryMiB(run.pid, "VmHWM"))
+            #expect(peak - rss < 64, "memory grew from \(Int(rss)) to a peak of \(Int(peak)) MiB")
+            try Self.quit(run, socket)
+        }
+
+        @Test func aFloodOfObservationsDoesNotStopThePlayerAnsweringOthers() throws {
+            let (run, socket) = try Self.start([try Fixtures.solidVideo("red", seconds: 30, fps: 10)])
+            let flood = (1...3000).map { "{\"command\":[\"observe_property\",\($0),\"time-pos\"],\"request_id\":\($0)}\n" }.joined()
+            let hostile = try #require(HostilePeer.connect(socket))
+            defer { close(hostile) }
+            #expect(HostilePeer.send(hostile, flood, timeout: 5) == flood.utf8.count, "the player stopped reading")
+            let other = try SocketClient(path: socket)
+            let start = Date()
+            let reply = try other.request(["get_property", "pause"], id: 1, timeout: 5)
+            #expect(reply["error"] as? String == "success")
+            #expect(Date().timeIntervalSince(start) < 2, "another client waited \(Date().timeIntervalSince(start)) s")
+            // The flood's own answers: a bounded number of observations, the rest refused.
+            var bytes = 0
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let end = Date().addingTimeInterval(3)
+            while Date() < end {
+                let n = recv(hostile, &buffer, buffer.count, 0)
+                if n > 0 { bytes += n } else { usleep(10_000) }
+            }
+            #expect(bytes < 4 << 20, "\(bytes) bytes of events in 3 s for one client")
+            try Self.quit(run, socket)
+        }
+
+        @Test func anExitingPlayerLeavesAnotherPlayersSocketAlone() throws {
+            let (first, socket) = try Self.start([try Fixtures.solidImage("blue")])
+            let firstClient = try SocketClient(path: socket)
+            // The path is taken over while the first still runs: its file removed, a second
+            // player listening at the same path.
+            unlink(socket)
+            let second = try Launched(["--windowed", "--geometry", "160x120+400+0", "--no-audio",
+                                       "--input-ipc-server", socket, try Fixtures.solidImage("red")])
+            let secondClient = try SocketClient(path: socket)
+            #expect(try secondClient.request(["get_property", "path"], id: 1)["data"] as? String
+                == (try Fixtures.solidImage("red")))
+            _ = try firstClient.request(["quit"], id: 2)
+            #expect(first.finish(timeout: 10)?.status == 0)
+            #expect(FileManager.default.fileExists(atPath: socket), "the first player removed the second one's socket")
+            let again = try SocketClient(path: socket, timeout: 2)
+            #expect(try again.request(["get_property", "playlist-count"], id: 3)["data"] as? Int == 1)
+            _ = try again.request(["quit"], id: 4)
+            #expect(second.finish(timeout: 10)?.status == 0)
+        }
+    }
+}
