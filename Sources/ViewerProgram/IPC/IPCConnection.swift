@@ -19,6 +19,9 @@ public struct IPCConnection {
     /// are skipped rather than shifted out, so a large backlog drains in linear time.
     private var output: [UInt8] = []
     private var outputStart = 0
+    /// Its socket is not read while its replies wait: a client that does not read gets no
+    /// more of its requests carried out.
+    var readPaused = false
 
     /// A connection that has sent nothing yet.
     public init() {}

@@ -21,7 +21,7 @@ enum IPCEnqueue {
     /// How long the running instance gets for a handful of files.
     static let answerTimeout = 5.0
     /// And for each file more, so a folder's worth of files is not cut short.
-    static let timePerItem = 0.005
+    static let timePerItem = 0.001
 
     /// Sends `inputs` to the instance at `path`. Relative paths are made absolute first,
     /// since the running instance has its own working directory.

@@ -3,12 +3,8 @@ import Viewer
 
 /// Taking new clients off the listening socket, within the player's means.
 extension IPCServer {
-    /// How long accepting rests when the process is out of descriptors. The waiting
-    /// clients stay in the socket's backlog meanwhile; without the rest the loop would
-    /// wake for them again at once and spin a core until they leave.
-    static let descriptorPause = 0.5
-
-    /// The one line a client gets when `maxClients` are already connected.
+    /// The one line a client gets when it cannot be served: `maxClients` are connected,
+    /// or the process has no descriptor left for it.
     static let refusal = "{\"error\":\"too many clients\",\"request_id\":0}\n"
 
     func watchListener() {
@@ -16,7 +12,7 @@ extension IPCServer {
     }
 
     func acceptClients() {
-        while !acceptPaused {
+        while true {
             let fd = accept(listener, nil, nil)
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -27,9 +23,14 @@ extension IPCServer {
             switch errno {
             case EINTR, ECONNABORTED:
                 continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                pauseAccepting()
-                return
+            case EMFILE, ENFILE:
+                // Out of descriptors, the waiting clients would keep the listener readable
+                // and the loop would spin a core until they left. The spare descriptor,
+                // given up for a moment, lets each be taken off the backlog and told.
+                guard refuseWithSpare() else {
+                    pauseAccepting()
+                    return
+                }
             default:
                 return
             }
@@ -38,19 +39,38 @@ extension IPCServer {
 
     /// Tells a client there is no room, without waiting on it: the line fits any fresh
     /// socket's buffer, and a client that cannot take it loses nothing it asked for.
-    private func refuse(_ fd: Int32) {
+    func refuse(_ fd: Int32) {
         _ = Self.refusal.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         Glibc.close(fd)
     }
 
+    /// A descriptor held in reserve for refusing clients when none is left.
+    static func openSpare() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+
+    /// Frees the spare, accepts and refuses one client with it, and takes it back; false
+    /// when there was no spare or no client.
+    private func refuseWithSpare() -> Bool {
+        guard spare >= 0 else { return false }
+        Glibc.close(spare)
+        let fd = accept(listener, nil, nil)
+        if fd >= 0 { refuse(fd) }
+        spare = Self.openSpare()
+        return fd >= 0
+    }
+
+    /// Stops watching the listener until a client leaves and frees a descriptor (no timer:
+    /// arming one may itself need a descriptor).
     private func pauseAccepting() {
         acceptPaused = true
         queue.unwatch(fileDescriptor: listener)
-        onMainActor(after: Self.descriptorPause) { [weak self] in
-            guard let self, self.acceptPaused, !self.closed else { return }
-            self.acceptPaused = false
-            self.watchListener()
-            self.acceptClients()
-        }
+    }
+
+    /// After a client left: the spare is taken back if it was lost, and accepting resumes
+    /// if it was paused.
+    func resumeAccepting() {
+        if spare < 0 { spare = Self.openSpare() }
+        guard acceptPaused, !closed else { return }
+        acceptPaused = false
+        watchListener()
     }
 }

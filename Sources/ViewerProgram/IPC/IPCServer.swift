@@ -24,8 +24,11 @@ final class IPCServer {
     private var totalPending = 0
     /// A retry of writes the sockets could not take is scheduled.
     private var retrying = false
-    /// Accepting is paused: the process ran out of descriptors.
+    /// Accepting is paused: the process ran out of descriptors and has no spare.
     var acceptPaused = false
+    /// `/dev/null`, held so that a client can be accepted and refused when the process
+    /// has no other descriptor left; -1 when it could not be had.
+    var spare: Int32 = -1
     /// `close()` was called: nothing is accepted any more.
     private(set) var closed = false
     /// Called for each complete line, with the client it came from.
@@ -38,9 +41,12 @@ final class IPCServer {
     static let maxClients = 64
     /// Unwritten output for all clients together: a hundred clients that never read cost
     /// this much, not a hundred times `IPCConnection.maxOutputBytes`.
-    static let maxTotalOutputBytes = 16 << 20
+    static let maxTotalOutputBytes = 8 << 20
     /// Bytes read from one client per turn of the loop.
     static let readChunk = 16384
+    /// Replies waiting for a client past which its requests are no longer read, until
+    /// half of them went out.
+    static let readPauseBytes = 2 << 20
 
     /// Listens at `path` (see `UnixSocket.listen`) and joins the loop.
     init(path: String, queue: MediaQueue) throws(UnixSocket.Failure) {
@@ -48,6 +54,7 @@ final class IPCServer {
         self.queue = queue
         listener = try UnixSocket.listen(at: path)
         identity = UnixSocket.Identity(of: path)
+        spare = Self.openSpare()
         watchListener()
     }
 
@@ -78,12 +85,17 @@ final class IPCServer {
         for c in clients { drop(c) }
         queue.unwatch(fileDescriptor: listener)
         Glibc.close(listener)
+        if spare >= 0 { Glibc.close(spare) }
         if let identity, UnixSocket.Identity(of: path) == identity { unlink(path) }
     }
 
     /// A new client, now connected.
     func adopt(_ fd: Int32) {
         connections[fd] = IPCConnection()
+        watchClient(fd)
+    }
+
+    private func watchClient(_ fd: Int32) {
         queue.watch(fileDescriptor: fd) { [weak self] in self?.readClient(fd) }
     }
 
@@ -103,6 +115,10 @@ final class IPCServer {
         // so nothing is kept for a descriptor that a new client may get next.
         for line in lines where connections[fd] != nil { onLine(line, fd) }
         flush(fd)
+        if let c = connections[fd], !c.readPaused, c.pendingBytes > Self.readPauseBytes {
+            connections[fd]!.readPaused = true
+            queue.unwatch(fileDescriptor: fd)
+        }
     }
 
     private func flush(_ fd: Int32) {
@@ -118,6 +134,10 @@ final class IPCServer {
                 failed = !(n < 0 && errno == EAGAIN)
                 break
             }
+        }
+        if c.readPaused && c.pendingBytes <= Self.readPauseBytes / 2 {
+            c.readPaused = false
+            watchClient(fd)
         }
         connections[fd] = c
         if failed || c.pendingBytes > IPCConnection.maxOutputBytes {
@@ -153,5 +173,6 @@ final class IPCServer {
         queue.unwatch(fileDescriptor: fd)
         Glibc.close(fd)
         onClose(fd)
+        resumeAccepting()
     }
 }
