@@ -36,6 +36,7 @@ extension MediaviewProgram {
             // A low descriptor limit stands in for a thousand clients against the usual 1,024.
             let (run, socket) = try Self.start([try Fixtures.solidImage("blue")],
                                                wrapper: ["sh", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+            let idle = try Self.cpuShare(run.pid, over: 1)
             let free = 64 - HostilePeer.openDescriptors(run.pid)
             try #require(free > 0 && free < 60, "\(free) descriptors free")
             var clients: [Int32] = []
@@ -48,7 +49,8 @@ extension MediaviewProgram {
             #expect(clients.count > free, "only \(clients.count) clients got in")
             usleep(300_000)
             let share = try Self.cpuShare(run.pid, over: 2)
-            #expect(share < 0.25, "the idle player used \(Int(share * 100)) % of a core with its descriptors used up")
+            // A spinning loop takes all the core it can get (on a busy machine, a quarter).
+            #expect(share < 0.1, "the idle player used \(Int(share * 100)) % of a core out of descriptors, \(Int(idle * 100)) % before")
             for c in clients { close(c) }
             clients = []
             // Once they leave, a script is served again.
