@@ -94,4 +94,18 @@ extension FuzzParsers {
             precondition(object?["request_id"] is Int && object?["error"] is String, "a reply is not mpv's shape: \(reply)")
         }
     }
+
+    /// Whatever a resume file holds, what is read is well formed, and written back it
+    /// reads back whole and settles (positions are kept to the millisecond).
+    static func fuzzResume(_ bytes: [UInt8]) {
+        let read = ResumeStore.entries(in: bytes)
+        for e in read {
+            precondition(e.key.utf8.count == 64 && e.key.allSatisfy(\.isHexDigit), "a bad key was kept: \(e.key)")
+            precondition(e.position.isFinite && e.position >= 0, "a bad position was kept: \(e.position)")
+        }
+        let again = ResumeStore.entries(in: Array(ResumeStore.text(read).utf8))
+        precondition(again.count == read.count, "written back, \(read.count) entries read as \(again.count)")
+        let settled = ResumeStore.entries(in: Array(ResumeStore.text(again).utf8))
+        precondition(settled == again, "a written resume file does not read back the same")
+    }
 }

@@ -12,9 +12,10 @@ enum FuzzParsers {
     /// A parser's check, given the input's bytes after the selector.
     typealias Target = @Sendable ([UInt8]) -> Void
 
-    /// Selectors from 0xFA up name a target each. They lie outside what the first seven
+    /// Selectors from 0xF9 up name a target each. They lie outside what the first seven
     /// targets' corpus entries start with, so those entries keep their targets.
     static let targetsBySelector: [UInt8: Target] = [
+        0xF9: fuzzResume,
         0xFA: fuzzASSEvent,
         0xFB: fuzzPNGText,
         0xFC: fuzzResourceDPI,

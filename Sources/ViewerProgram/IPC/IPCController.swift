@@ -23,6 +23,13 @@ final class IPCController {
     var sound: (volume: Double?, muted: Bool?) = (nil, nil)
     private var polling = false
 
+    /// Observations one client may hold; mpv's scripts use a handful. Past it a request
+    /// is refused, so a client cannot make every look at the properties send thousands
+    /// of events.
+    static let maxObservationsPerClient = 64
+    /// Observations all clients together may hold.
+    static let maxObservations = 1024
+
     /// One client's observation of one property.
     struct Observation {
         var client: Int32
@@ -67,7 +74,9 @@ final class IPCController {
             if request.wantsReply { server.send(IPCRequest.reply(requestID: request.requestID, error: error), to: client) }
         }
         // After the reply, as mpv does: an observation's first value follows its success.
-        checkObservations()
+        // Only new ones: the rest follow events and the poll, so a client sending thousands
+        // of lines does not have every observation looked at for each of them.
+        checkObservations(onlyNew: true)
         if case .quit = request.command { queue.quit() }
     }
 
@@ -99,6 +108,8 @@ final class IPCController {
             try set(name, to: value)
         case .observeProperty(let id, let name):
             guard IPCProperty(rawValue: name) != nil else { throw .propertyNotFound }
+            guard observations.count < Self.maxObservations,
+                  observations.lazy.filter({ $0.client == client }).count < Self.maxObservationsPerClient else { throw .command }
             observations.append(Observation(client: client, id: id, name: name))
             startPolling()
         case .unobserveProperty(let id):
@@ -113,10 +124,17 @@ final class IPCController {
 
     /// Sends `property-change` for every observed property whose value changed since it
     /// was last sent (and the first value of a new observation).
-    func checkObservations() {
-        for i in observations.indices {
+    /// With `onlyNew`, only observations that have sent nothing yet.
+    func checkObservations(onlyNew: Bool = false) {
+        // Each property is read once per look, however many observe it.
+        var values: [String: JSONValue?] = [:]
+        for i in observations.indices where !onlyNew || observations[i].last == nil {
             let o = observations[i]
-            let data = try? value(of: o.name)
+            let data: JSONValue?
+            if let known = values[o.name] { data = known } else {
+                data = try? value(of: o.name)
+                values[o.name] = data
+            }
             let text = data?.json ?? ""
             guard text != o.last else { continue }
             observations[i].last = text
