@@ -84,6 +84,7 @@ public enum ViewerApp {
             ThumbnailStore(directory: $0, application: "mediaview-" + version)
         }
         presentation.onGalleryEvent = { GalleryRecorder.record($0, to: log) }
+        if let log { presentation.onInput = { InputRecorder.record($0, to: log) } }
         if opts.minimizedReset, let path = presentation.thumbnailMemoryPath { unlink(path) }
         var displayError: String?
         presentation.onError = { displayError = $0 }
