@@ -20,7 +20,10 @@ struct GestureTests {
             }
         }
 
-        func names() -> [String] { log().compactMap { $0["event"] as? String }.filter { $0 != "offset" } }
+        /// The view's events in order, without the steps of a motion and the input lines.
+        func names() -> [String] {
+            log().compactMap { $0["event"] as? String }.filter { !["offset", "key", "button"].contains($0) }
+        }
 
         func geometry() -> (x: Int, y: Int, width: Int, height: Int)? { probe.geometry(of: window) }
 

@@ -26,10 +26,13 @@ import TestSupport
         // so there are frames in flight to go stale.
         let before = d.play(limit: 10, colors: true) { $0.count >= 10 }.frames
         #expect(!before.isEmpty && Colour.near(before[0].color!, Colour.red))
+        let droppedBefore = d.player.droppedFrames
         d.player.seek(to: 2.0)
-        // Fifteen frames, however long the sound takes to restart on a busy machine: what is
-        // checked is which frames come, not how fast (speed has tests and a bench of its own).
-        let after = d.play(limit: 5, colors: true) { $0.count >= 15 }.frames
+        // Fifteen frames shown or dropped as late, however long the sound takes to restart on
+        // a busy machine: what is checked is which frames come, not how fast (speed has tests
+        // and a bench of its own).
+        let after = d.play(limit: 20, colors: true) { $0.count + d.player.droppedFrames - droppedBefore >= 15 }.frames
+        let dropped = d.player.droppedFrames - droppedBefore
         let first = try #require(after.first, "nothing shown after the seek")
         #expect(abs(first.pts - 2.0) <= 0.1, "first frame after the seek has pts \(first.pts)")
         #expect(Colour.near(first.color!, Colour.blue), "first frame after the seek is \(Colour.text(first.color))")
@@ -37,14 +40,18 @@ import TestSupport
             #expect(f.pts >= 1.95, "stale frame pts \(f.pts) after seeking to 2.0")
             #expect(Colour.near(f.color!, Colour.blue), "pts \(f.pts) is \(Colour.text(f.color))")
         }
-        // Playback goes on from there frame after frame, none skipped or repeated (25 fps),
-        // and the clock follows the pictures.
-        #expect(after.count == 15, "\(after.count) frames after the seek")
+        // Playback goes on from there frame after frame (25 fps), none repeated; a frame is
+        // skipped only when the player dropped it as late (a busy machine, the sound's clock
+        // running on), and the clock follows the pictures.
+        #expect(after.count + dropped >= 15, "\(after.count) frames after the seek, \(dropped) dropped")
         let steps = zip(after, after.dropFirst()).map { $1.pts - $0.pts }
-        #expect(steps.allSatisfy { abs($0 - 0.04) < 0.005 }, "pts steps after the seek: \(steps)")
-        if let last = after.last {
+        let frames = steps.map { ($0 / 0.04).rounded() }
+        #expect(zip(steps, frames).allSatisfy { $1 >= 1 && abs($0 - $1 * 0.04) < 0.005 }, "pts steps after the seek: \(steps)")
+        #expect(Int(frames.reduce(0, +)) - frames.count <= dropped, "frames skipped but not dropped: \(steps)")
+        if dropped == 0, let last = after.last {
             #expect(abs(d.player.position - last.pts) < 0.1, "position \(d.player.position), last picture \(last.pts)")
         }
+        if dropped > 0 { print("seekForward(audio: \(audio)): \(dropped) frames dropped as late after the seek") }
     }
 
     @Test("Seeking back from the blue part to 1.0 s shows red again", arguments: [false, true])
