@@ -3,6 +3,7 @@
 #   make            release build (.build/release/mediaview); installs missing packages
 #   make run        build, then play the bundled demo (headless: Xvfb + screenshots)
 #   make test       build the tests and run them in a private X/PulseAudio/HTTP setup
+#   make test-loaded  the same tests with both cores kept busy (stress-ng), as CI may be
 #   make install    PREFIX=/usr/local DESTDIR= (program, assets, desktop file, icons, man page)
 #   make uninstall  the same PREFIX and DESTDIR
 #   make deps       install only the missing Debian packages
@@ -31,7 +32,7 @@ DEBIAN_PACKAGES := \
 	python3 openssl ca-certificates curl desktop-file-utils \
 	libdbus-1-dev dbus playerctl xclip \
 	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
-	libavif-bin libheif-examples libjxl-tools
+	libavif-bin libheif-examples libjxl-tools stress-ng
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time
@@ -59,7 +60,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift check-structure run test test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
+.PHONY: all build deps check-swift check-structure run test test-loaded test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
 
 all: build
 
@@ -128,6 +129,17 @@ test: deps check-swift
 	$(EXAMPLE_BUILD)
 	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
 		scripts/testenv.sh scripts/run-tests.sh
+
+# The tests on a busy machine: stress-ng keeps two CPU workers running for the whole of
+# `make test`, so a test that passes only when it has the machine to itself fails here.
+# Only the stress-ng started here is stopped, by its PID, whatever the tests' outcome.
+STRESS_CPUS ?= 2
+test-loaded: deps
+	@stress-ng --cpu $(STRESS_CPUS) --timeout $(TEST_TIMEOUT) --quiet & stress=$$!; \
+	echo "test-loaded: stress-ng --cpu $(STRESS_CPUS) running as PID $$stress"; \
+	status=0; $(MAKE) --no-print-directory test || status=$$?; \
+	kill $$stress 2>/dev/null || true; wait $$stress 2>/dev/null || true; \
+	exit $$status
 
 # The same tests under a sanitizer, each in its own scratch path so the normal build stays
 # as it is. The Swift toolchain brings clang's sanitizer runtimes, so no package is added.

@@ -41,6 +41,9 @@ final class Stage {
     var framesShown = 0
     /// The panel that says what the file is (`cycle info`).
     var infoPanel = InfoPanel()
+    /// The server time of the user's last key press or click (0: none yet, or only keys
+    /// another program sent): what a request for the focus carries.
+    var lastInputTime: UInt = 0
 
     /// Where the window goes when presented.
     struct Placement {

@@ -45,6 +45,9 @@ public struct PresentationOptions {
     public var thumbnailStore: ThumbnailStore?
     /// Called with what the gallery did (shown, thumbnails made, an item opened).
     public var onGalleryEvent: ((GalleryEvent) -> Void)?
+    /// Called with every key and mouse button event and what became of it (the command that
+    /// took it, or why none did), before the command runs.
+    public var onInput: ((InputRecord) -> Void)?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

@@ -79,6 +79,7 @@ final class ProgramRun {
         }
         let log = self.log
         presentation.onGalleryEvent = { GalleryRecorder.record($0, to: log) }
+        if let log { presentation.onInput = { InputRecorder.record($0, to: log) } }
         return presentation
     }
 
