@@ -18,6 +18,7 @@ extension PlayerEngine {
                              hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
                              title: PlayerEngine.tag(ctx.pointee.metadata, "title"),
                              artist: PlayerEngine.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+        info.album = PlayerEngine.tag(ctx.pointee.metadata, "album")
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters

@@ -52,12 +52,17 @@ public enum ViewerApp {
         if let path = opts.eventsPath {
             do { log = try EventLog(path: path) } catch { say("mediaview: \(error.description)"); return 2 }
         }
+        if opts.desktop.verbose {
+            for o in opts.desktop.ignoredOptions { say("mediaview: \(o): an mpv option with no meaning here; ignored") }
+        }
         let assets = assetsDirectory()
         var inputs = opts.inputs
-        if inputs.isEmpty { inputs = demoFiles(in: assets) }
-        if inputs.isEmpty { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
+        // Idle, an empty start is what was asked for: a script loads the files.
+        let idles = opts.desktop.idle != .no
+        if inputs.isEmpty && !idles { inputs = demoFiles(in: assets) }
+        if inputs.isEmpty && !idles { say("mediaview: nothing to show (no files given and no demo media found)"); return 2 }
         let expansion = InputExpansion.expand(inputs, browse: opts.browse, log: log)
-        if expansion.items.isEmpty {
+        if expansion.items.isEmpty && !(idles && inputs.isEmpty) {
             // Each empty folder has said so in its own line.
             log?.log("exit", [("status", .int(1))])
             return 1
@@ -117,11 +122,11 @@ public enum ViewerApp {
         // Items dropped or pasted later are made the same way too.
         queue.presentation.makeView = { build($0) }
         queue.presentation.onMessage = { say("mediaview: \($0)") }
-        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, makeView: build) {
+        switch startIPC(at: ipcPath, explicit: opts.desktop.ipcServerPath != nil, idle: opts.desktop.idle, makeView: build) {
         case .success(let controller): ipc = controller
         case .failure(let status): return status.code
         }
-        defer { ipc?.server.close() }
+        defer { ipc?.shutdown() }
 
         // A big folder reaches the queue in batches from the loop: its first picture
         // does not wait for the rest.

@@ -18,6 +18,8 @@ final class IPCServer {
     private var retrying = false
     /// Called for each complete line, with the client it came from.
     var onLine: (IPCConnection.Line, Int32) -> Void = { _, _ in }
+    /// Called when a client connected, before its first line.
+    var onOpen: (Int32) -> Void = { _ in }
     /// Called when a client went away.
     var onClose: (Int32) -> Void = { _ in }
 
@@ -47,6 +49,8 @@ final class IPCServer {
     /// Closes every connection and removes the socket file, so the next start finds no
     /// stale socket.
     func close() {
+        // What is still queued (the shutdown event) gets a last chance to go out.
+        for c in clients { flush(c) }
         for c in clients { drop(c) }
         queue.unwatch(fileDescriptor: listener)
         Glibc.close(listener)
@@ -60,6 +64,7 @@ final class IPCServer {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             connections[fd] = IPCConnection()
+            onOpen(fd)
             queue.watch(fileDescriptor: fd) { [weak self] in self?.readClient(fd) }
         }
     }

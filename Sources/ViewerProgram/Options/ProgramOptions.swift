@@ -137,8 +137,21 @@ public struct ProgramOptions: Equatable, Sendable {
         public var enqueue = false
         /// Start long video and audio where they were left.
         public var resume = true
+        /// mpv's `--idle`: whether the window stays with nothing loaded.
+        public var idle = Idle.no
+        /// mpv options given that mean nothing here, as written; `--verbose` names them.
+        public var ignoredOptions: [String] = []
+        /// Say more about what the program makes of its options.
+        public var verbose = false
 
         public init() {}
+    }
+
+    /// mpv's `--idle`: `no` ends the program when the playlist is empty; `yes` keeps the
+    /// window for a controlling script to load files into; `once` does so only until the
+    /// first file was loaded.
+    public enum Idle: String, Equatable, Sendable, CaseIterable {
+        case no, yes, once
     }
 
     /// What a left-button drag on the presented view does.
@@ -199,12 +212,13 @@ public struct ProgramOptions: Equatable, Sendable {
                 throw OptionError("unknown option '\(argument)' (options are long, e.g. --help; short ones: -h, -r)")
             }
             let (name, inlineValue) = splitInline(argument)
-            guard let spec = optionTable.first(where: { $0.name == name }) else {
+            guard let spec = optionTable.first(where: { $0.name == name })
+                    ?? (mpvIgnored.contains(name) ? ignoredSpec(name) : nil) else {
                 throw OptionError(unknownOption: name)
             }
             guard let valueName = spec.valueName else {
-                if inlineValue != nil { throw OptionError("\(name) takes no value") }
-                try spec.run(&options, "")
+                if inlineValue != nil && !spec.takesInlineValue { throw OptionError("\(name) takes no value") }
+                try spec.run(&options, inlineValue ?? "")
                 continue
             }
             let value: String
