@@ -17,6 +17,7 @@ extension IPCController {
     /// Every property by name; `property-list` lists these names.
     static let propertyTable: [String: PropertyRow] = {
         var t: [String: PropertyRow] = [:]
+        for (name, row) in unavailableRows { t[name] = row }
         for (name, row) in playbackRows { t[name] = row }
         for (name, row) in mediaRows { t[name] = row }
         for (name, row) in playlistRows { t[name] = row }
