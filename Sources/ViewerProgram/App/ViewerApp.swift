@@ -146,7 +146,8 @@ public enum ViewerApp {
         let stats = queue.statistics
         if opts.benchmark { print(benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
-        var status: Int32 = EventRecorder.anyFailed || expansion.emptyFolders > 0 ? 1 : 0
+        // A script's `quit CODE` decides the status, as in mpv.
+        var status: Int32 = ipc?.exitCode ?? (EventRecorder.anyFailed || expansion.emptyFolders > 0 ? 1 : 0)
         if let sig = signals.received {
             // The shell's convention for "ended by a signal", after a clean shutdown.
             say("mediaview: stopped by signal \(sig)")

@@ -15,12 +15,13 @@ extension IPCController {
         "cycle-values": { c, i in try c.cycleValues(i.command.args.compactMap(\.text)); return nil },
         "screenshot": { c, _ in c.queue.execute(.screenshot); return nil },
         "screenshot-to-file": { c, i in try c.screenshot(to: i.command.text(0)!); return nil },
-        "quit": { c, _ in c.quitAfterReply(); return nil },
-        "quit-watch-later": { c, _ in c.quitAfterReply(); return nil },
+        "quit": { c, i in c.quitAfterReply(code: i.command.arg(0)); return nil },
+        "quit-watch-later": { c, i in c.quitAfterReply(code: i.command.arg(0)); return nil },
     ]
 
-    /// Ends the program once the reply is on its way.
-    func quitAfterReply() {
+    /// Ends the program once the reply is on its way, with the exit status asked for.
+    func quitAfterReply(code: JSONValue?) {
+        if case .int(let n)? = code { exitCode = Int32(truncatingIfNeeded: n) }
         onMainActor(after: 0) { [weak self] in self?.queue.quit() }
     }
 

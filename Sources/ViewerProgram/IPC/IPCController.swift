@@ -29,6 +29,8 @@ final class IPCController {
     var announced = Announced()
     /// Keys bound by clients (`keybind`, `define-section`).
     let keys = IPCKeyBindings()
+    /// The exit status `quit CODE` asked for.
+    var exitCode: Int32?
     private var watching = false
 
     /// One client's observation of one property.

@@ -111,9 +111,9 @@ extension MediaviewProgram {
             #expect(try c.request(["get_property", "idle-active"], id: 8)["data"] as? Bool == true)
             _ = try c.request(["loadfile", red, "append-play"], id: 9)
             #expect(IPC.shows(s, RGB.red), "loadfile did not fill the idle window")
-            _ = try c.request(["quit"], id: 10)
+            _ = try c.request(["quit", 3], id: 10)
             #expect(c.wait { $0["event"] as? String == "shutdown" } != nil, "no shutdown event")
-            #expect(s.run.finish(timeout: 5)?.status == 0)
+            #expect(s.run.finish(timeout: 5)?.status == 3, "quit 3 ends with status 3, as in mpv")
         }
     }
 }
