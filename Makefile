@@ -30,7 +30,7 @@ DEBIAN_PACKAGES := \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils \
-	libdbus-1-dev dbus playerctl xclip \
+	libdbus-1-dev dbus playerctl xclip socat python3-venv \
 	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
 	libavif-bin libheif-examples libjxl-tools stress-ng
 
@@ -60,7 +60,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift check-structure run test test-loaded test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
+.PHONY: venv all build deps check-swift check-structure run test test-loaded test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
 
 all: build
 
@@ -120,9 +120,21 @@ check-structure:
 EXAMPLE_BUILD = $(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS) 2>/dev/null || \
 	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
 
+# The real mpv IPC clients the Remote tests drive, in a virtual environment of the
+# build's own (pip's default index): python-mpv-jsonipc, used as its documentation shows.
+VENV := .build/venv
+IPC_CLIENTS := python-mpv-jsonipc==1.5.0
+
+$(VENV)/.installed:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(IPC_CLIENTS)
+	touch $@
+
+venv: $(VENV)/.installed
+
 # Building outside the environment keeps the long compile from holding an
 # Xvfb and a sound server, and keeps `swift test` itself a pure test run.
-test: deps check-swift
+test: deps check-swift venv
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@$(MAKE) --no-print-directory check-structure STRUCTURE_FAIL=$(TEST_STRUCTURE_FAIL)
 	@# The example app is built as a package that depends on this one, as an app would.

@@ -24,6 +24,7 @@ extension DemuxStage {
                              hasCoverArt: false, formatName: d.formatName, videoCodec: nil, audioCodec: nil,
                              title: StreamFacts.tag(ctx.pointee.metadata, "title"),
                              artist: StreamFacts.tag(ctx.pointee.metadata, "artist"), rotation: 0)
+        info.album = StreamFacts.tag(ctx.pointee.metadata, "album")
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters

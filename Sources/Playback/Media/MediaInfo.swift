@@ -30,6 +30,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var rotation: Int
     /// Rates and channels, for the info panel.
     public var streams = StreamFacts()
+    /// The album tag, which desktop media widgets show under the title.
+    public var album: String?
 
     /// What the streams say about themselves; nil where the container does not say.
     public struct StreamFacts: Sendable, Equatable {

@@ -11,6 +11,9 @@ public struct PresentationOptions {
     public var parentWindow: UInt?
     /// Quit when the queue is done.
     public var autoExit = false
+    /// Keep the window and the loop when nothing is left to show (mpv's `--idle`): a
+    /// controlling script loads the next file into it. Off, an empty queue ends `run()`.
+    public var idles = false
     /// Move on to the next view when the current one has played or failed, as a media
     /// player does; off, a finished view stays until the user moves on.
     public var advancesAutomatically = false

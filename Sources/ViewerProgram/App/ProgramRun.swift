@@ -87,7 +87,7 @@ final class ProgramRun {
     /// user named that cannot be served ends the launch.
     func startControlSocket(at path: String?) throws(ViewerApp.ExitStatus) {
         switch ViewerApp.startIPC(at: path, explicit: options.desktop.ipcServerPath != nil,
-                                  makeView: { self.makeItem($0) }) {
+                                  idle: options.desktop.idle, makeView: { self.makeItem($0) }) {
         case .success(let controller): ipc = controller
         case .failure(let status): throw status
         }
@@ -122,7 +122,8 @@ final class ProgramRun {
         let stats = queue.statistics
         if options.scripts.benchmark { print(Self.benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])
-        var status: Int32 = EventRecorder.anyFailed || inputs.emptyFolders > 0 ? 1 : 0
+        // A script's `quit CODE` decides the status, as in mpv.
+        var status: Int32 = ipc?.exitCode ?? (EventRecorder.anyFailed || inputs.emptyFolders > 0 ? 1 : 0)
         if let sig = signals?.received {
             // The shell's convention for "ended by a signal", after a clean shutdown.
             ViewerApp.say("mediaview: stopped by signal \(sig)")
@@ -131,7 +132,7 @@ final class ProgramRun {
         // Let go of players (sound streams) and windows before the process ends.
         queue.shutdown()
         log?.log("exit", [("status", .int(Int(status)))])
-        ipc?.server.close()
+        ipc?.shutdown()
         return status
     }
 

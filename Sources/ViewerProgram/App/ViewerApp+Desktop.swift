@@ -47,13 +47,15 @@ extension ViewerApp {
 
     /// Listens on the IPC socket. A path the user named must work (exit 2 if not); the
     /// default one is quietly left to the instance that already serves it.
-    static func startIPC(at path: String?, explicit: Bool,
+    static func startIPC(at path: String?, explicit: Bool, idle: ProgramOptions.Idle,
                          makeView: @escaping (String) -> MediaView) -> Result<IPCController?, ExitStatus> {
+        // Idle without a socket still keeps the window, as mpv's --idle does.
+        MediaQueue.shared.presentation.idles = idle != .no
         guard let path else { return .success(nil) }
         let queue = MediaQueue.shared
         do throws(UnixSocket.Failure) {
             let server = try IPCServer(path: path, queue: queue)
-            return .success(IPCController(server: server, queue: queue, makeView: makeView))
+            return .success(IPCController(server: server, queue: queue, idleMode: idle, makeView: makeView))
         } catch {
             switch error {
             case .inUse:

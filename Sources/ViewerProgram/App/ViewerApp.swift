@@ -105,14 +105,19 @@ public enum ViewerApp {
     /// The queue's items: the inputs with folders listed, or the bundled demo when there
     /// are none. Nothing to show ends the launch.
     static func expandInputs(_ options: ProgramOptions, log: EventLog?) throws(ExitStatus) -> InputExpansion {
+        if options.desktop.verbose {
+            for o in options.desktop.ignoredOptions { say("mediaview: \(o): an mpv option with no meaning here; ignored") }
+        }
         var inputs = options.inputs
-        if inputs.isEmpty { inputs = demoFiles(in: assetsDirectory()) }
-        if inputs.isEmpty {
+        // Idle, an empty start is what was asked for: a script loads the files.
+        let idles = options.desktop.idle != .no
+        if inputs.isEmpty && !idles { inputs = demoFiles(in: assetsDirectory()) }
+        if inputs.isEmpty && !idles {
             say("mediaview: nothing to show (no files given and no demo media found)")
             throw ExitStatus(code: 2)
         }
         let expansion = InputExpansion.expand(inputs, folders: options.folders, log: log)
-        if expansion.items.isEmpty {
+        if expansion.items.isEmpty && !(idles && inputs.isEmpty) {
             // Each empty folder has said so in its own line.
             log?.log("exit", [("status", .int(1))])
             throw ExitStatus(code: 1)

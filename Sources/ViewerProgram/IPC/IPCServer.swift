@@ -33,6 +33,8 @@ final class IPCServer {
     private(set) var closed = false
     /// Called for each complete line, with the client it came from.
     var onLine: (IPCConnection.Line, Int32) -> Void = { _, _ in }
+    /// Called when a client connected, before its first line.
+    var onOpen: (Int32) -> Void = { _ in }
     /// Called when a client went away.
     var onClose: (Int32) -> Void = { _ in }
 
@@ -82,6 +84,8 @@ final class IPCServer {
     /// stale socket; a socket another instance made at the path since stays.
     func close() {
         closed = true
+        // What is still queued (the shutdown event) gets a last chance to go out.
+        for c in clients { flush(c) }
         for c in clients { drop(c) }
         queue.unwatch(fileDescriptor: listener)
         Glibc.close(listener)
@@ -92,6 +96,7 @@ final class IPCServer {
     /// A new client, now connected.
     func adopt(_ fd: Int32) {
         connections[fd] = IPCConnection()
+        onOpen(fd)
         watchClient(fd)
     }
 

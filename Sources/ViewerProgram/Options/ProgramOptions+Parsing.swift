@@ -14,6 +14,9 @@ extension ProgramOptions {
         /// Untyped `throws` only because closures in the table cannot infer a typed throw;
         /// every value parser throws `OptionError`, and `run` narrows it back.
         let apply: @Sendable (inout ProgramOptions, String) throws -> Void
+        /// A flag that may be written `--name=VALUE` (mpv's `--idle=once`); the value, or
+        /// "" without one, goes to `apply`.
+        var takesInlineValue = false
 
         func run(_ options: inout ProgramOptions, _ value: String) throws(OptionError) {
             do {
@@ -158,11 +161,49 @@ extension ProgramOptions {
         flag("--enqueue", "Desktop",
              "hand the files to the mediaview running on the IPC socket and exit; start as usual if none runs") {
             $0.desktop.enqueue = true },
+        OptionSpec(name: "--idle", valueName: nil, group: "Desktop",
+                   help: "--idle[=yes|once|no]: with nothing (left) to show, keep the window for files loaded over the socket",
+                   apply: { $0.desktop.idle = try idle($1) }, takesInlineValue: true),
+        flag("--verbose", "Desktop", "say which mpv options given mean nothing here") { $0.desktop.verbose = true },
+        value("--image-display-duration", "SECONDS", "Desktop", "mpv's name for --image-duration") {
+            $0.scripts.imageDuration = try positiveNumber("--image-display-duration", $1, unit: "a number of seconds") },
+        flag("--fs", "Desktop", "mpv's name for --fullscreen") { $0.window.windowed = false },
+        flag("--pause", "Desktop", "mpv's name for --no-autoplay") { $0.playback.autoplay = false },
         flag("--no-resume", "Desktop",
              "start video and audio longer than 2 minutes from the beginning, not where they were left "
                 + "(positions are kept in $XDG_STATE_HOME/mediaview/resume)") {
             $0.desktop.resume = false },
+        ignoredSpec("--no-terminal", help: "this and mpv's other options that tune mpv itself (--force-window, "
+                    + "--profile=NAME, --no-config, --keep-open, ...): accepted and ignored; --verbose names them"),
     ]
+
+    /// The row of an mpv option that is accepted and ignored.
+    static func ignoredSpec(_ name: String, help: String = "mpv's; accepted and ignored") -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, group: "Desktop", help: help,
+                   apply: { $0.desktop.ignoredOptions.append($1.isEmpty ? name : name + "=" + $1) }, takesInlineValue: true)
+    }
+
+    /// Options mpv's own tools and wrappers pass (umpv: `--no-terminal --force-window`)
+    /// that tune mpv itself: accepted so those tools start mediaview, and named under
+    /// `--verbose`. A value must be joined with `=` (`--profile=fast`).
+    static let mpvIgnored = [
+        "--no-terminal", "--terminal", "--force-window", "--profile", "--no-config", "--config", "--really-quiet",
+        "--quiet", "--msg-level", "--msg-color", "--keep-open", "--keep-open-pause", "--osc", "--no-osc", "--osd-level",
+        "--osd-bar", "--no-osd-bar", "--ytdl", "--no-ytdl", "--ytdl-format", "--hwdec", "--vo", "--ao", "--gpu-api",
+        "--gpu-context", "--player-operation-mode", "--input-default-bindings", "--no-input-default-bindings",
+        "--input-terminal", "--no-input-terminal", "--input-vo-keyboard", "--cursor-autohide", "--ontop", "--border",
+        "--no-border", "--save-position-on-quit", "--watch-later-directory", "--script", "--scripts", "--load-scripts",
+        "--no-load-scripts", "--term-playing-msg", "--log-file", "--cache", "--replaygain", "--audio-display",
+        "--snap-window", "--autofit", "--autofit-larger", "--keepaspect", "--load-unsafe-playlists",
+    ]
+
+    /// `--idle`'s value: yes (also given alone), once or no.
+    static func idle(_ text: String) throws(OptionError) -> Idle {
+        guard let i = Idle(rawValue: text.isEmpty ? "yes" : text) else {
+            throw OptionError("--idle must be yes, once or no, got '\(text)'")
+        }
+        return i
+    }
 }
 
 
@@ -194,12 +235,13 @@ extension ProgramOptions {
                 throw OptionError("unknown option '\(argument)' (options are long, e.g. --help; short ones: -h, -r)")
             }
             let (name, inlineValue) = splitInline(argument)
-            guard let spec = optionTable.first(where: { $0.name == name }) else {
+            guard let spec = optionTable.first(where: { $0.name == name })
+                    ?? (mpvIgnored.contains(name) ? ignoredSpec(name) : nil) else {
                 throw OptionError(unknownOption: name)
             }
             guard let valueName = spec.valueName else {
-                if inlineValue != nil { throw OptionError("\(name) takes no value") }
-                try spec.run(&options, "")
+                if inlineValue != nil && !spec.takesInlineValue { throw OptionError("\(name) takes no value") }
+                try spec.run(&options, inlineValue ?? "")
                 continue
             }
             let value: String

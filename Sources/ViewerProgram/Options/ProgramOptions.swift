@@ -43,7 +43,20 @@ public struct ProgramOptions: Equatable, Sendable {
         public var enqueue = false
         /// Start long video and audio where they were left.
         public var resume = true
+        /// mpv's `--idle`: whether the window stays with nothing loaded.
+        public var idle = Idle.no
+        /// mpv options given that mean nothing here, as written; `--verbose` names them.
+        public var ignoredOptions: [String] = []
+        /// Say more about what the program makes of its options.
+        public var verbose = false
 
         public init() {}
+    }
+
+    /// mpv's `--idle`: `no` ends the program when the playlist is empty; `yes` keeps the
+    /// window for a controlling script to load files into; `once` does so only until the
+    /// first file was loaded.
+    public enum Idle: String, Equatable, Sendable, CaseIterable {
+        case no, yes, once
     }
 }

@@ -30,8 +30,8 @@ extension MediaviewProgram {
             var st = stat()
             #expect(lstat(dir + "/a.png", &st) != 0, "the link was moved to the original path")
             #expect(try Events.read(s.log).allSatisfy { $0["event"] as? String != "restored" })
-            let (ended, byKey) = try TrashKeys.quit(s)
-            if byKey { #expect(ended.status == 0, "stderr: \(ended.stderr)") }
+            let ended = try TrashKeys.quit(s)
+            #expect(ended.status == 0, "stderr: \(ended.stderr)")
         }
     }
 }
