@@ -30,7 +30,7 @@ struct RunLoopLifetimeTests {
     }
 
     @Test("run() on an empty queue waits, and presents a view queued 0.4 s later until stop()")
-    func presentsLateView() throws {
+    func presentsLateView() async throws {
         let q = makeQueue()
         let v = MediaView()
         v.setImage(url: try Fixtures.solidImage("red", width: 64, height: 48))
@@ -39,7 +39,7 @@ struct RunLoopLifetimeTests {
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.4) { MainActor.assumeIsolated { q.queue(mediaView: v) } }
         // A limit, so a broken loop fails the test instead of hanging it.
         DispatchQueue.main.asyncAfter(deadline: .now() + 30) { MainActor.assumeIsolated { q.stop() } }
-        #expect(q.run())
+        #expect(await q.run())
         #expect(d.log == ["willPresent", "didPresent", "didShowFirstFrame"])
         let shot = try QueueHarness(queue: q).grab()
         #expect(near(shot.pixel(80, 60) & 0xFFFFFF, 0xFF0000), "the late view's red is on screen")
@@ -47,7 +47,7 @@ struct RunLoopLifetimeTests {
     }
 
     @Test("run() keeps running after the last view is dismissed; endsWhenEmpty ends it")
-    func emptyQueue() throws {
+    func emptyQueue() async throws {
         let q = makeQueue()
         let v = MediaView()
         v.setImage(url: try Fixtures.solidImage("blue", width: 64, height: 48))
@@ -61,10 +61,10 @@ struct RunLoopLifetimeTests {
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { MainActor.assumeIsolated { q.screen?.loop.wake() } }
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { MainActor.assumeIsolated { q.screen?.loop.wake() } }
         DispatchQueue.main.asyncAfter(deadline: .now() + 30) { MainActor.assumeIsolated { q.stop() } }
-        #expect(q.run())
+        #expect(await q.run())
         #expect(turnsAfterEmpty >= 3, "the loop went on turning with nothing queued")
         q.endsWhenEmpty = true
-        #expect(q.run(), "with endsWhenEmpty an empty queue ends the run at once")
+        #expect(await q.run(), "with endsWhenEmpty an empty queue ends the run at once")
         q.shutdown()
     }
 

@@ -25,6 +25,8 @@ final class Client: MediaViewDelegate, KeyboardSpyAgent {
     /// Keyboard focus coming and going (the software keyboard's show and hide); how often
     /// depends on the window manager, so it is counted, not printed.
     var keyboardShows = 0
+    /// The view queued late showed its first picture.
+    var lateOnScreen = false
 
     func say(_ line: String) { print(line) }
 
@@ -48,7 +50,9 @@ final class Client: MediaViewDelegate, KeyboardSpyAgent {
     }
     func mediaView(_ mediaView: MediaView, didDownloadVideo video: URL) { say("downloaded \(video.lastPathComponent)") }
     func didShowFirstFrame(for mediaView: MediaView) {
-        if mediaView.title == "Late" { say("didShowFirstFrame Late") }
+        guard mediaView.title == "Late" else { return }
+        lateOnScreen = true
+        say("didShowFirstFrame Late")
     }
     func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) {
         switch event {
@@ -82,7 +86,8 @@ func showLate(queue: MediaQueue, video: String, client: Client) async {
     late.delegate = client
     try? await Task.sleep(nanoseconds: 400_000_000)
     queue.queue(mediaView: late)
-    try? await Task.sleep(nanoseconds: 1_000_000_000)
+    // Up to 20 s for its first picture, however busy the machine is.
+    for _ in 0..<200 where !client.lateOnScreen { try? await Task.sleep(nanoseconds: 100_000_000) }
     late.rotate(by: 90)
     Notification.post(.mediaViewWillRotateNotification)
     late.resetMediaInView()
