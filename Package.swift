@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Viewer", targets: ["Viewer"]),
         .library(name: "MPRIS", targets: ["MPRIS"]),
+        .library(name: "ViewerUIKitCompat", targets: ["ViewerUIKitCompat"]),
         .executable(name: "mediaview", targets: ["mediaview"]),
     ],
     targets: [
@@ -42,6 +43,9 @@ let package = Package(
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        // MediaView's spellings that need Foundation (CGFloat, Notification), kept out of
+        // Viewer so the program stays free of Foundation.
+        .target(name: "ViewerUIKitCompat", dependencies: ["Viewer"]),
         // A queue as an MPRIS2 player on the session bus, through the queue's public API.
         .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.

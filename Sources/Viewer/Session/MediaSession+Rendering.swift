@@ -67,6 +67,13 @@ extension MediaSession {
     /// The thumbnail shows until playback starts, and stays for audio without cover art.
     var showsThumbnail: Bool {
         guard small.thumbFrame != nil || content.thumbnailImage != nil else { return false }
+        return thumbnailTime
+    }
+
+    /// Whether this is the time for the thumbnail, whether or not its picture came yet: its
+    /// player must run now to bring that picture, or the view would show the media's first
+    /// frame instead of the thumbnail the owner chose for before playback.
+    var thumbnailTime: Bool {
         if info?.kind == .audio { return !(info?.hasCoverArt ?? false) || !progress.hasStartedPlaying }
         return !progress.hasStartedPlaying
     }

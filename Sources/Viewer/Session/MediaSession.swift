@@ -186,7 +186,7 @@ final class MediaSession {
             }
         }
         openSmallPictures()
-        let smallTick = small.tick(presented: presented, showsThumbnail: showsThumbnail)
+        let smallTick = small.tick(presented: presented, showsThumbnail: thumbnailTime)
         if smallTick.redraw { t.redraw = true }
         t.soonest(smallTick.deadline)
         guard presented else { return t }

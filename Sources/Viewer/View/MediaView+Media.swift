@@ -15,6 +15,7 @@ extension MediaView {
     public func setVideo(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .video, completion: completion)
         content.thumbnailURL = thumbnailUrl
+        preloadIfWanted()
     }
 
     /// Shows an animated GIF.
@@ -37,6 +38,7 @@ extension MediaView {
     public func setAudio(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .audio, completion: completion)
         content.thumbnailURL = thumbnailUrl
+        preloadIfWanted()
     }
 
     /// Sets any media and lets the decoder tell what it is (the program's file arguments).

@@ -110,6 +110,9 @@ final class ProgramRun {
     /// Publishes the queue on the session bus and runs it until it ends.
     func play() {
         let mpris = DesktopBus.start(on: queue, environment: environment)
+        // The program ends when its list is done (or everything was closed), unlike an app
+        // that queues views as it goes.
+        queue.endsWhenEmpty = true
         queue.run()
         withExtendedLifetime(mpris) {}
     }
