@@ -184,12 +184,17 @@ public final class MediaQueue {
     /// Closes every view's player and the window (the end of the program).
     public func shutdown() {
         for v in views + history { v.resetMedia() }
+        // What goes is let go only once these fields are written: a view's last release can
+        // end an observer (the MPRIS player) that takes its descriptors out of the loop, and
+        // that reads these fields; inside the write it would be a conflicting access.
+        let leaving = (views, history, screen, current, prepared, preparedPrevious)
         current = nil
         prepared = nil
         preparedPrevious = nil
         views.removeAll()
         history.removeAll()
         screen = nil
+        withExtendedLifetime(leaving) {}
     }
 
     func dismiss(_ v: MediaView, keepInHistory: Bool) {
