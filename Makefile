@@ -30,7 +30,7 @@ DEBIAN_PACKAGES := \
 	python3 openssl ca-certificates curl desktop-file-utils \
 	libdbus-1-dev dbus playerctl xclip \
 	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
-	libavif-bin libheif-examples libjxl-tools
+	libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time

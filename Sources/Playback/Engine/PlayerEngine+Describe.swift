@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 
 /// Working out what a source is before decoding any of it.
 extension PlayerEngine {
@@ -21,7 +22,13 @@ extension PlayerEngine {
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters
+        info.album = PlayerEngine.tag(ctx.pointee.metadata, "album")
         if let a = audio {
+            // Ogg keeps its Vorbis comments on the sound stream, not the container.
+            let tags = d.stream(a).pointee.metadata
+            info.title = info.title ?? PlayerEngine.tag(tags, "title")
+            info.artist = info.artist ?? PlayerEngine.tag(tags, "artist")
+            info.album = info.album ?? PlayerEngine.tag(tags, "album")
             let par = d.stream(a).pointee.codecpar!
             info.audioCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
             info.streams.channels = par.pointee.ch_layout.nb_channels > 0 ? Int(par.pointee.ch_layout.nb_channels) : nil
@@ -38,6 +45,10 @@ extension PlayerEngine {
                 if par.pointee.codec_id == AV_CODEC_ID_WEBP {
                     throw AVError(message: "\(Demuxer.displayName(url)): animated WebP cannot be decoded by this FFmpeg "
                                   + "(\(String(cString: av_version_info())))")
+                }
+                // A note saved as .jpg reaches here through its name alone: call it what it is.
+                if PlayerEngine.holdsText(url) {
+                    throw AVError(message: "\(Demuxer.displayName(url)): not a picture (the file holds text)")
                 }
                 throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged, or too large to decode)")
             }
@@ -78,6 +89,19 @@ extension PlayerEngine {
         guard theta.isFinite else { return 0 }
         let r = Int((theta / 90).rounded()) * 90
         return ((r % 360) + 360) % 360
+    }
+
+    /// Whether a local file's first bytes are all text (no picture format starts so): a
+    /// text file given a picture's name.
+    static func holdsText(_ url: String) -> Bool {
+        guard url.hasPrefix("file:") else { return false }
+        let fd = open(String(url.dropFirst("file:".count)), O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let n = read(fd, &head, head.count)
+        guard n > 0 else { return false }
+        return head.prefix(n).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 32 && $0 != 127) }
     }
 
     static func tag(_ dict: OpaquePointer?, _ key: String) -> String? {

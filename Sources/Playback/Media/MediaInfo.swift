@@ -24,8 +24,12 @@ public struct MediaInfo: Sendable, Equatable {
     public var formatName: String
     public var videoCodec: String?
     public var audioCodec: String?
+    /// The file's own tags (ID3, Vorbis comments, MP4 atoms), as FFmpeg reads them.
     public var title: String?
+    /// The performer tag.
     public var artist: String?
+    /// The album tag.
+    public var album: String? = nil
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
     /// Rates and channels, for the info panel.

@@ -59,7 +59,8 @@ extension MediaView {
     /// Turns what a user typed into something FFmpeg opens, or a clear reason why not.
     ///
     /// Local files are checked here first so that a missing file, a directory or an empty
-    /// file gets a plain message rather than a decoder's.
+    /// file gets a plain message rather than a decoder's, naming the path as typed (with
+    /// its folder, so two `IMG_0001.jpg` from two cards are told apart).
     nonisolated static func resolve(_ url: String) -> Result<String, MediaError> {
         if SourceOptions.isNetwork(url) { return .success(url) }
         var path = url
@@ -72,11 +73,11 @@ extension MediaView {
         }
         var st = stat()
         guard stat(path, &st) == 0 else {
-            return .failure(MediaError("\(displayName(path)): \(String(cString: strerror(errno)))"))
+            return .failure(MediaError("\(url): \(String(cString: strerror(errno)))"))
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(displayName(path)): is a directory")) }
-        if st.st_size == 0 { return .failure(MediaError("\(displayName(path)): file is empty")) }
-        guard access(path, R_OK) == 0 else { return .failure(MediaError("\(displayName(path)): permission denied")) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(url): is a directory")) }
+        if st.st_size == 0 { return .failure(MediaError("\(url): file is empty")) }
+        guard access(path, R_OK) == 0 else { return .failure(MediaError("\(url): permission denied")) }
         // "file:" stops FFmpeg from reading a colon in the name as a protocol.
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return .success("file:" + absolute)

@@ -133,7 +133,7 @@ public enum ViewerApp {
             say("mediaview: \(e)")
             return 2
         }
-        let mpris = DesktopBus.start(on: queue, environment: environment)
+        let mpris = DesktopBus.start(on: queue, environment: environment, verbose: opts.verbose)
         queue.run()
         withExtendedLifetime(mpris) {}
         // The item on screen at the end is left, not dismissed: remember where.
@@ -185,6 +185,7 @@ public enum ViewerApp {
         if let c = o.themeColor { v.themeColor = Color(r: c.red, g: c.green, b: c.blue) }
         v.contentMode = o.contentMode == .fill ? .scaleAspectFill : .scaleAspectFit
         v.videoAspectFit = o.videoAspectFit
+        v.pictureFit = o.pictureFit
         v.swipeMode = MediaView.SwipeMode(rawValue: o.swipeMode.rawValue) ?? .minimize
         v.minimizedAspectRatio = AspectRatio(o.minimizedAspectRatio)
         v.minimizedWidthRatio = o.minimizedWidthRatio

@@ -51,6 +51,8 @@ extension ProgramOptions {
             $0.inputConfPath = try nonEmpty("--input-conf", $1) },
 
         flag("--autoexit", "Scripts and benchmarks", "quit when the queue is done") { $0.autoExit = true },
+        flag("--verbose", "Scripts and benchmarks",
+             "also say which desktop services are absent (no session bus: no media keys)") { $0.verbose = true },
         value("--image-duration", "SECONDS", "Scripts and benchmarks",
               "how long a still stays with --autoexit (default 5)") {
             $0.imageDuration = try positiveNumber("--image-duration", $1, unit: "a number of seconds") },
@@ -101,6 +103,9 @@ extension ProgramOptions {
             $0.contentMode = try choice("--content-mode", $1) },
         flag("--video-aspect-fit", "Playback and queue", "fit video even when --content-mode is fill") {
             $0.videoAspectFit = true },
+        value("--fit", "WHEN", "Playback and queue",
+              "enlarge pictures smaller than the window: small (never, show them at 100 %) or always; F switches (default small)") {
+            $0.pictureFit = try choice("--fit", $1) },
 
         value("--swipe-mode", "MODE", "Minimizing", "what a drag down does: none, minimize or dismiss (default minimize)") {
             $0.swipeMode = try choice("--swipe-mode", $1) },

@@ -23,6 +23,8 @@ public struct ProgramOptions: Equatable, Sendable {
 
     // Scripts, tests and benchmarks.
     public var autoExit = false
+    /// Say what the program does without that is merely absent (a session bus).
+    public var verbose = false
     /// How long a still image stays with `--autoexit`, in seconds.
     public var imageDuration: Double = 5
     /// Quit after this many frames were shown.
@@ -74,6 +76,8 @@ public struct ProgramOptions: Equatable, Sendable {
     public var details: String?
     public var contentMode: ContentMode = .fit
     public var videoAspectFit = false
+    /// Pictures smaller than the window: at 100 % (`.small`) or enlarged (`.always`).
+    public var pictureFit: MediaView.PictureFit = .small
     public var hideCloseButton = false
     public var hidePlayButton = false
     public var playIconPath: String?
@@ -308,7 +312,8 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
         if let suggestion = ProgramOptions.closestOption(to: name) {
             self.init("unknown option '\(name)' (did you mean \(suggestion)?)")
         } else {
-            self.init("unknown option '\(name)' (see mediaview --help)")
+            // The program adds "(see --help)" to every usage error.
+            self.init("unknown option '\(name)'")
         }
     }
 
