@@ -36,12 +36,15 @@ struct PhotoFacts {
             guard let e = gpsEntry(tag), let bytes = e.pointee.data, e.pointee.size >= 1 else { return nil }
             return String(UnicodeScalar(bytes[0]))
         }
-        let lat = Self.degrees(rationals(gpsEntry(EXIF_TAG_GPS_LATITUDE))), lon = Self.degrees(rationals(gpsEntry(EXIF_TAG_GPS_LONGITUDE)))
+        let lat = Self.degrees(rationals(gpsEntry(Self.gps(EXIF_TAG_GPS_LATITUDE)))), lon = Self.degrees(rationals(gpsEntry(Self.gps(EXIF_TAG_GPS_LONGITUDE))))
         if let lat, let lon, lat <= 90, lon <= 180 {
-            let ns = ref(EXIF_TAG_GPS_LATITUDE_REF) == "S" ? "S" : "N", ew = ref(EXIF_TAG_GPS_LONGITUDE_REF) == "W" ? "W" : "E"
+            let ns = ref(Self.gps(EXIF_TAG_GPS_LATITUDE_REF)) == "S" ? "S" : "N", ew = ref(Self.gps(EXIF_TAG_GPS_LONGITUDE_REF)) == "W" ? "W" : "E"
             place = Self.fixed4(lat) + "° " + ns + ", " + Self.fixed4(lon) + "° " + ew
         }
     }
+
+    /// libexif defines the GPS tags as plain numbers, since they reuse other tags' values.
+    static func gps(_ tag: Int32) -> ExifTag { ExifTag(rawValue: UInt32(tag)) }
 
     /// Degrees, minutes, seconds to degrees.
     static func degrees(_ dms: [Double]) -> Double? {

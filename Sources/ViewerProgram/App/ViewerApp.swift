@@ -129,6 +129,11 @@ public enum ViewerApp {
             build(input)
         }
         feeder.start(on: queue)
+        if opts.inputs.isEmpty {
+            // The demo runs as a slide show and tells a newcomer the keys on its first item.
+            queue.presentation.advancesStills = true
+            queue.current?.showMessage("← → previous and next · i info · F fit · g gallery · q quit", seconds: 6)
+        }
         if let e = displayError {
             say("mediaview: \(e)")
             return 2
