@@ -46,22 +46,20 @@ extension MediaviewProgram {
             // Wheel down (button 5) goes on, wheel up (button 4) goes back.
             try step(v, "click5", to: 1, nth: 5, shows: 0x00FF00)
             try step(v, "click4", to: 0, nth: 5, shows: RGB.red)
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
 
         /// On a video the same keys keep their player meaning: Right seeks, the item stays.
         @Test func onAVideoTheArrowsStillSeek() throws {
-            let v = try RunningViewer([try Fixtures.solidVideo("blue", seconds: 10), try Fixtures.solidImage("red")],
-                                      until: "played")
+            // Each second of the video has its own colour; the sixth is magenta.
+            let v = try RunningViewer([try Fixtures.colourSeconds(), try Fixtures.solidImage("red")], until: "played")
             try v.key("Right")
+            #expect(v.shows(0xFF00FF), "Right did not seek 5 s into the video")
             try v.key("space")
-            let paused = try #require(Events.waitFor(v.log, "paused", index: 0, timeout: 5), "space did not pause the video")
-            #expect((paused["position"] as? Double ?? 0) >= 4.5, "Right did not seek 5 s: \(paused)")
+            #expect(Events.waitFor(v.log, "paused", index: 0, timeout: 5) != nil, "space did not pause the video")
             #expect(presentations(v, 1) == 0, "the arrow moved on from a video")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
 
@@ -78,8 +76,7 @@ extension MediaviewProgram {
             #expect(v.run.process.isRunning)
             let names = Events.names(try Events.read(v.log))
             #expect(!names.contains("finished") && names.filter { $0 == "dismissed" }.count == 2, "\(names)")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             let end = try #require(v.run.finish(timeout: 5), "q did not quit")
             #expect(end.status == 0, "stderr: \(end.stderr)")
         }
@@ -114,9 +111,16 @@ extension MediaviewProgram {
             #expect(presentations(v, 2) == 1, "two clicks on next did not reach item 2")
             #expect(v.shows(RGB.blue))
             #expect(v.probe.geometry(of: v.window.id).map { $0.width == 320 } == true, "the clicks made the window fullscreen")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
     }
+}
+
+/// Presses `q` on a running viewer. The window is gone before xdotool sends the release,
+/// so its BadWindow is expected; the release is sent again to whatever has the focus, so
+/// the server's auto-repeat does not go on "pressing" q into later programs.
+func quit(_ v: RunningViewer) throws {
+    _ = try Run.process("xdotool", ["key", "--window", String(v.window.id), "q"], timeout: 10)
+    _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
 }

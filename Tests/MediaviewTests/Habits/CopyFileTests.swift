@@ -40,8 +40,7 @@ extension MediaviewProgram {
             // The message: white text over the red picture.
             let said = v.window.waitFor(v.probe, timeout: 5) { $0.fraction(matching: 0xFFFFFF, tolerance: 40) > 0.002 }
             #expect(said != nil, "no message said what was copied")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
     }

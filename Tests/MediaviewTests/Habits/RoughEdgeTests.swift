@@ -49,8 +49,7 @@ extension MediaviewProgram {
                     && img.fraction(matching: 0xFFFFFF, x: 16, y: 16, width: 280, height: 150, tolerance: 60) > 0.01
             }
             #expect(panel != nil, "i showed nothing on a photo without a title")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
 
@@ -63,8 +62,7 @@ extension MediaviewProgram {
                 img.fraction(matching: 0xFFFFFF, x: 0, y: 0, width: 320, height: 68, tolerance: 60) > 0.01
             }
             #expect(titled != nil, "no title over the song")
-            try v.key("q")
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try quit(v)
             #expect(v.run.finish(timeout: 5)?.status == 0)
         }
     }

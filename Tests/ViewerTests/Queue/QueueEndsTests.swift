@@ -62,11 +62,11 @@ struct QueueEndsTests {
         h.pump(seconds: 5) { v[0].hasPicture }
         #expect(v.allSatisfy { $0.pictureFit == .small })
         // 64x48 at 100 % in the 320x240 window: the corner is black.
-        #expect(try h.grab().matches(20, 20, 0x000000))
+        #expect(try h.grab().matches(5, 120, 0x000000))
         h.queue.execute(.toggleFit)
         #expect(v.allSatisfy { $0.pictureFit == .always })
         h.pump(seconds: 0.3)
-        #expect(try h.grab().matches(20, 20, 0xFF0000, tolerance: 40), "F did not enlarge the picture")
+        #expect(try h.grab().matches(5, 120, 0xFF0000, tolerance: 40), "F did not enlarge the picture")
         h.queue.shutdown()
     }
 }
