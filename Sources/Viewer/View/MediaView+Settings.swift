@@ -26,7 +26,8 @@ extension MediaView {
     /// How a picture smaller than the view is shown.
     public enum PictureFit: String, Sendable, CaseIterable {
         /// At its own size (100 %), centred, as photo viewers show it: a 320x240 GIF is not
-        /// blown up into blocks. Larger pictures still shrink to fit.
+        /// blown up into blocks. Larger pictures still shrink to fit, and drawings (SVG),
+        /// sharp at any size, still fill.
         case small
         /// Always scaled to fill the view's width or height, small pictures too.
         case always
