@@ -160,9 +160,12 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     private func make(_ path: String) -> (Outcome, Event.Source, String?) {
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
             return (.failed("cannot read \(path): \(String(cString: strerror(errno)))"), .failed, nil)
         }
+        // A pipe or a device named like a picture would block this thread in open for ever
+        // (and with it every thumbnail after it): only regular files are read.
+        guard st.st_mode & S_IFMT == S_IFREG else { return (.failed("\(path) is not a regular file"), .failed, nil) }
         let mtime = Int(st.st_mtim.tv_sec)
         let uri = ThumbnailStore.uri(forPath: ThumbnailStore.absolutePath(path))
         if let store {
@@ -182,13 +185,15 @@ public final class ThumbnailWorker: @unchecked Sendable {
     }
 
     /// Runs a write to the cache unless writing failed before; the first failure is
-    /// returned (to be said once) and stops all later writes.
+    /// returned (to be said once) and stops all later writes. A failure of one file's slot
+    /// alone (a folder sits under its name) stops nothing.
     private func save(_ body: (ThumbnailStore) throws(ThumbnailStore.SaveError) -> Void) -> String? {
         guard let store, lock.withLock({ saving }) else { return nil }
         do {
             try body(store)
             return nil
         } catch {
+            if error.onlyThisFile { return nil }
             let first = lock.withLock {
                 defer { saving = false }
                 return saving

@@ -94,7 +94,7 @@ extension MediaQueue {
             soonest(s.stage.tick(now: now))
             // The grid covers the item: it does not move on under the user's eyes.
             if !s.gallery.isShown { soonest(advanceIfDone(v, now: now)) }
-        } else if views.isEmpty && pinned.isEmpty {
+        } else if views.isEmpty && pinned.isEmpty && !presentation.idles {
             // Everything was dismissed or played: nothing is left to show.
             return .stop
         }
@@ -103,7 +103,7 @@ extension MediaQueue {
             stage.draw(now: now)
         }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
-        if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) { return .stop }
+        if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) && !presentation.idles { return .stop }
         for follow in turnFollowers { follow() }
         return .wait(deadline)
     }

@@ -13,11 +13,15 @@ public final class MediaQueue {
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
-    public internal(set) var views: [MediaView] = []
+    public internal(set) var views: [MediaView] = [] { didSet { membership = nil } }
     /// The view on screen.
     public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
-    var history: [MediaView] = []
+    var history: [MediaView] = [] { didSet { membership = nil } }
+    /// Which views are in `views` or `history`, while neither changed since it was made:
+    /// a folder of a million files arrives in thousands of batches, and rebuilding this
+    /// for each batch made queueing quadratic (minutes for 200,000 files).
+    var membership: Set<ObjectIdentifier>?
     /// The next view, opened ahead of time.
     var prepared: MediaView?
     /// The view before the current one, kept open so going back is as instant as going on.

@@ -17,13 +17,9 @@ extension Stage {
         switch e {
         case .key(let k):
             KeyboardSpy.shared.dispatch(k)
-            guard k.isPress, let name = k.name, let c = command(for: name) else { return }
-            // A held key repeats what makes sense to repeat (seeking, volume, zoom), not a
-            // pin, a dismissal or the next item.
-            if k.isAutoRepeat && !c.repeatsWhileHeld { return }
-            router.execute(c, on: self)
+            take(k)
         case .button(let b):
-            handleButton(b, now: now)
+            handleButton(b, window: windowID, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
             controls.movedAt = now
@@ -64,16 +60,17 @@ extension Stage {
         }
     }
 
-    private func handleButton(_ b: ButtonEvent, now: Double) {
+    private func handleButton(_ b: ButtonEvent, window id: UInt, now: Double) {
         guard b.button == 1 else {
             if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
+                report(b, window: id, .thumbnailResize)
                 resizeThumbnail(larger: b.button == 4)
                 return
             }
-            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
-               let c = command(for: name) { router.execute(c, on: self) }
+            take(b, window: id)
             return
         }
+        report(b, window: id, .gesture)
         if b.isPress {
             controls.pointer = (b.x, b.y)
             gestures.pressed(at: b, now: now, onTrack: controlsVisible(now: now) && trackHit()?.inside == true)

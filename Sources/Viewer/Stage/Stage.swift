@@ -41,6 +41,9 @@ final class Stage {
     var framesShown = 0
     /// The panel that says what the file is (`cycle info`).
     var infoPanel = InfoPanel()
+    /// The server time of the user's last key press or click (0: none yet, or only keys
+    /// another program sent): what a request for the focus carries.
+    var lastInputTime: UInt = 0
 
     /// Where the window goes when presented.
     struct Placement {
@@ -136,7 +139,7 @@ final class Stage {
         let l = loop
         v.show(on: self, window: windowFacts, wake: { l.wake() }, lowPower: isMinimized)
         awaitingFirstFrame = true
-        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
     }

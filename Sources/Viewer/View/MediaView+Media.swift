@@ -72,12 +72,14 @@ extension MediaView {
             return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
-            return .failure(MediaError("\(url): \(String(cString: strerror(errno)))"))
+        // The name as typed, with bytes that are not text shown as U+FFFD.
+        let typed = FileName.display(url)
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
+            return .failure(MediaError("\(typed): \(String(cString: strerror(errno)))"))
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(url): is a directory")) }
-        if st.st_size == 0 { return .failure(MediaError("\(url): file is empty")) }
-        guard access(path, R_OK) == 0 else { return .failure(MediaError("\(url): permission denied")) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(typed): is a directory")) }
+        if st.st_size == 0 { return .failure(MediaError("\(typed): file is empty")) }
+        guard FileName.withCString(path, { access($0, R_OK) }) == 0 else { return .failure(MediaError("\(typed): permission denied")) }
         // "file:" stops FFmpeg from reading a colon in the name as a protocol.
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return .success("file:" + absolute)

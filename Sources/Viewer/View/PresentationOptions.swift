@@ -11,6 +11,9 @@ public struct PresentationOptions {
     public var parentWindow: UInt?
     /// Quit when the queue is done.
     public var autoExit = false
+    /// Keep the window and the loop when nothing is left to show (mpv's `--idle`): a
+    /// controlling script loads the next file into it. Off, an empty queue ends `run()`.
+    public var idles = false
     /// Move on to the next view when the current one has played or failed, as a media
     /// player does; off, a finished view stays until the user moves on.
     public var advancesAutomatically = false
@@ -48,6 +51,9 @@ public struct PresentationOptions {
     public var thumbnailStore: ThumbnailStore?
     /// Called with what the gallery did (shown, thumbnails made, an item opened).
     public var onGalleryEvent: ((GalleryEvent) -> Void)?
+    /// Called with every key and mouse button event and what became of it (the command that
+    /// took it, or why none did), before the command runs.
+    public var onInput: ((InputRecord) -> Void)?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

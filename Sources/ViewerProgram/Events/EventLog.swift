@@ -79,7 +79,7 @@ public final class EventLog: Sendable {
             case "\t": out += "\\t"
             // Also escaped: U+FEFF, which some readers (Foundation's JSONSerialization) drop
             // at the start of a string as if it were a byte order mark, and U+2028/2029,
-            // which end a line in JavaScript. Found by `make fuzz`.
+            // which end a line in JavaScript.
             case _ where scalar.value < 0x20 || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

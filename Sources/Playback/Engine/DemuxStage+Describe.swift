@@ -2,10 +2,17 @@ import CFFmpeg
 import Glibc
 
 /// Working out what a source is before decoding any of it.
-extension PlayerEngine {
+extension DemuxStage {
+    /// The streams played and what the source is.
+    struct Streams {
+        var video: Int?
+        var audio: Int?
+        var info: MediaInfo
+    }
+
     /// Picks the streams and the kind, and refuses pictures over the pixel budget before a
     /// single frame is allocated.
-    func describe(_ d: Demuxer) throws(AVError) -> (video: Int?, audio: Int?, info: MediaInfo) {
+    func describe(_ d: Demuxer) throws(AVError) -> Streams {
         let ctx = d.ctx
         let v = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         let a = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
@@ -14,11 +21,10 @@ extension PlayerEngine {
         guard video != nil || audio != nil else {
             throw AVError(message: "\(Demuxer.displayName(url)): no picture or sound in it")
         }
-        let format = d.formatName
         var info = MediaInfo(kind: .video, duration: d.duration, width: 0, height: 0, hasAudio: audio != nil,
-                             hasCoverArt: false, formatName: format, videoCodec: nil, audioCodec: nil,
+                             hasCoverArt: false, formatName: d.formatName, videoCodec: nil, audioCodec: nil,
                              title: nil, artist: nil, rotation: 0)
-        PlayerEngine.readTags(into: &info, container: ctx.pointee.metadata, sound: audio.map { d.stream($0).pointee.metadata })
+        DemuxStage.readTags(into: &info, container: ctx.pointee.metadata, sound: audio.map { d.stream($0).pointee.metadata })
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters
@@ -30,47 +36,35 @@ extension PlayerEngine {
             info.streams.audioBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
         }
         if let v = video {
-            let st = d.stream(v)
-            let par = st.pointee.codecpar!
-            let w = Int(par.pointee.width), h = Int(par.pointee.height)
-            if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
-            if w * h > options.source.maxPixels {
-                throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "
-                              + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
-            }
-            info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
-            let fps = av_q2d(st.pointee.avg_frame_rate)
-            info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
-            info.streams.videoBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
-            info.rotation = PlayerEngine.rotation(of: st)
-            info.width = info.rotation % 180 == 0 ? w : h
-            info.height = info.rotation % 180 == 0 ? h : w
-            info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
-            info.kind = PlayerEngine.kind(format: format, hasCover: info.hasCoverArt, hasAudio: audio != nil,
-                                    frames: Int(st.pointee.nb_frames))
+            try describePicture(d.stream(v), hasAudio: audio != nil, into: &info)
         } else {
             info.kind = .audio
         }
         if info.kind == .image || info.kind == .animated { info.hasAudio = false }
-        return (info.kind == .audio && !info.hasCoverArt ? nil : video,
-                info.kind == .image || info.kind == .animated ? nil : audio, info)
+        return Streams(video: info.kind == .audio && !info.hasCoverArt ? nil : video,
+                       audio: info.kind == .image || info.kind == .animated ? nil : audio, info: info)
     }
 
-    static func kind(format: String, hasCover: Bool, hasAudio: Bool, frames: Int) -> MediaInfo.Kind {
-        if hasCover { return .audio }
-        let names = format.split(separator: ",").map(String.init)
-        if names.contains("gif") || names.contains("apng") { return .animated }
-        if names.contains(where: { $0 == "image2" || $0.hasSuffix("_pipe") }) { return .image }
-        return .video
-    }
-
-    /// Clockwise degrees needed to show the stream upright, from its display matrix.
-    static func rotation(of st: UnsafeMutablePointer<AVStream>) -> Int {
-        guard let sd = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
-        let theta = -av_display_rotation_get(UnsafeRawPointer(sd).assumingMemoryBound(to: Int32.self))
-        guard theta.isFinite else { return 0 }
-        let r = Int((theta / 90).rounded()) * 90
-        return ((r % 360) + 360) % 360
+    /// The picture stream's size, turn, codec and rate, and from them the kind of media.
+    private func describePicture(_ st: UnsafeMutablePointer<AVStream>, hasAudio: Bool,
+                                 into info: inout MediaInfo) throws(AVError) {
+        let par = st.pointee.codecpar!
+        let w = Int(par.pointee.width), h = Int(par.pointee.height)
+        if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
+        if w * h > options.source.maxPixels {
+            throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "
+                          + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
+        }
+        info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+        let fps = av_q2d(st.pointee.avg_frame_rate)
+        info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
+        info.streams.videoBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
+        info.rotation = StreamFacts.rotation(of: st)
+        info.width = info.rotation % 180 == 0 ? w : h
+        info.height = info.rotation % 180 == 0 ? h : w
+        info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        info.kind = DemuxStage.kind(format: info.formatName, hasCover: info.hasCoverArt, hasAudio: hasAudio,
+                                    frames: Int(st.pointee.nb_frames))
     }
 
     /// Why a picture stream has no size, in the user's terms.
@@ -82,7 +76,7 @@ extension PlayerEngine {
             return AVError(message: "\(name): animated WebP cannot be decoded by this FFmpeg (\(String(cString: av_version_info())))")
         }
         // A note saved as .jpg reaches here through its name alone: call it what it is.
-        if PlayerEngine.holdsText(url) { return AVError(message: "\(name): not a picture (the file holds text)") }
+        if DemuxStage.holdsText(url) { return AVError(message: "\(name): not a picture (the file holds text)") }
         return AVError(message: "\(name): the picture has no size (damaged, or too large to decode)")
     }
 
@@ -102,15 +96,18 @@ extension PlayerEngine {
     /// Title, artist and album from the container's tags (ID3, MP4 atoms), else the sound
     /// stream's: Ogg keeps its Vorbis comments there.
     static func readTags(into info: inout MediaInfo, container: OpaquePointer?, sound: OpaquePointer??) {
-        func read(_ key: String) -> String? { tag(container, key) ?? sound.flatMap { tag($0, key) } }
+        func read(_ key: String) -> String? { StreamFacts.tag(container, key) ?? sound.flatMap { StreamFacts.tag($0, key) } }
         info.title = read("title")
         info.artist = read("artist")
         info.album = read("album")
     }
 
-    static func tag(_ dict: OpaquePointer?, _ key: String) -> String? {
-        guard let e = av_dict_get(dict, key, nil, 0), let v = e.pointee.value else { return nil }
-        let s = String(cString: v)
-        return s.isEmpty ? nil : s
+    /// What a source with this container, cover and frame count is shown as.
+    static func kind(format: String, hasCover: Bool, hasAudio: Bool, frames: Int) -> MediaInfo.Kind {
+        if hasCover { return .audio }
+        let names = format.split(separator: ",").map(String.init)
+        if names.contains("gif") || names.contains("apng") { return .animated }
+        if names.contains(where: { $0 == "image2" || $0.hasSuffix("_pipe") }) { return .image }
+        return .video
     }
 }
