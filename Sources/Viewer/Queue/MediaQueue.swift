@@ -174,7 +174,12 @@ public final class MediaQueue {
         preparedPrevious = nil
         views.removeAll()
         history.removeAll()
+        // The window goes last, and after the write of `screen` is over: letting go of it
+        // can let go of the last view, whose observers (the session bus player) take their
+        // descriptors out of this queue's loop as they go.
+        let closing = screen
         screen = nil
+        withExtendedLifetime(closing) {}
     }
 
     func dismiss(_ v: MediaView, keepInHistory: Bool) {
