@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 
 /// Working out what a source is before decoding any of it.
 extension DemuxStage {
@@ -22,9 +23,8 @@ extension DemuxStage {
         }
         var info = MediaInfo(kind: .video, duration: d.duration, width: 0, height: 0, hasAudio: audio != nil,
                              hasCoverArt: false, formatName: d.formatName, videoCodec: nil, audioCodec: nil,
-                             title: StreamFacts.tag(ctx.pointee.metadata, "title"),
-                             artist: StreamFacts.tag(ctx.pointee.metadata, "artist"), rotation: 0)
-        info.album = StreamFacts.tag(ctx.pointee.metadata, "album")
+                             title: nil, artist: nil, rotation: 0)
+        DemuxStage.readTags(into: &info, container: ctx.pointee.metadata, sound: audio.map { d.stream($0).pointee.metadata })
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
         if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
         info.chapters = d.chapters
@@ -50,15 +50,7 @@ extension DemuxStage {
                                  into info: inout MediaInfo) throws(AVError) {
         let par = st.pointee.codecpar!
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
-        if w <= 0 || h <= 0 {
-            // FFmpeg before 7.1 parses animated WebP but cannot decode it: say so, rather
-            // than blame the file.
-            if par.pointee.codec_id == AV_CODEC_ID_WEBP {
-                throw AVError(message: "\(Demuxer.displayName(url)): animated WebP cannot be decoded by this FFmpeg "
-                              + "(\(String(cString: av_version_info())))")
-            }
-            throw AVError(message: "\(Demuxer.displayName(url)): the picture has no size (damaged, or too large to decode)")
-        }
+        if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
         if w * h > options.source.maxPixels {
             throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "
                           + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
@@ -73,6 +65,41 @@ extension DemuxStage {
         info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         info.kind = DemuxStage.kind(format: info.formatName, hasCover: info.hasCoverArt, hasAudio: hasAudio,
                                     frames: Int(st.pointee.nb_frames))
+    }
+
+    /// Why a picture stream has no size, in the user's terms.
+    func noSizeError(codec: AVCodecID) -> AVError {
+        let name = Demuxer.displayName(url)
+        // FFmpeg before 7.1 parses animated WebP but cannot decode it: say so, rather than
+        // blame the file.
+        if codec == AV_CODEC_ID_WEBP {
+            return AVError(message: "\(name): animated WebP cannot be decoded by this FFmpeg (\(String(cString: av_version_info())))")
+        }
+        // A note saved as .jpg reaches here through its name alone: call it what it is.
+        if DemuxStage.holdsText(url) { return AVError(message: "\(name): not a picture (the file holds text)") }
+        return AVError(message: "\(name): the picture has no size (damaged, or too large to decode)")
+    }
+
+    /// Whether a local file's first bytes are all text (no picture format starts so): a
+    /// text file given a picture's name.
+    static func holdsText(_ url: String) -> Bool {
+        guard url.hasPrefix("file:") else { return false }
+        let fd = Glibc.open(String(url.dropFirst("file:".count)), O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let n = Glibc.read(fd, &head, head.count)
+        guard n > 0 else { return false }
+        return head.prefix(n).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 32 && $0 != 127) }
+    }
+
+    /// Title, artist and album from the container's tags (ID3, MP4 atoms), else the sound
+    /// stream's: Ogg keeps its Vorbis comments there.
+    static func readTags(into info: inout MediaInfo, container: OpaquePointer?, sound: OpaquePointer??) {
+        func read(_ key: String) -> String? { StreamFacts.tag(container, key) ?? sound.flatMap { StreamFacts.tag($0, key) } }
+        info.title = read("title")
+        info.artist = read("artist")
+        info.album = read("album")
     }
 
     /// What a source with this container, cover and frame count is shown as.

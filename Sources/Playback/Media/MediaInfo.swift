@@ -24,7 +24,9 @@ public struct MediaInfo: Sendable, Equatable {
     public var formatName: String
     public var videoCodec: String?
     public var audioCodec: String?
+    /// The file's own tags (ID3, Vorbis comments, MP4 atoms), as FFmpeg reads them.
     public var title: String?
+    /// The performer tag.
     public var artist: String?
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int

@@ -132,7 +132,7 @@ extension MediaQueue {
             return nil
         }
         // Stills and GIFs stay until the user moves on, unless the queue runs by itself.
-        guard presentation.autoExit else { return nil }
+        guard presentation.autoExit || (presentation.advancesStills && views.count > 1) else { return nil }
         if v.isDone(now: now) {
             presentNext()
             return 0

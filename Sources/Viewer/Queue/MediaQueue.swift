@@ -252,8 +252,9 @@ public final class MediaQueue {
     /// Carries out a command that acts on the queue.
     func perform(_ c: PlayerCommand) {
         switch c {
-        case .next: presentNext()
-        case .previous: presentPrevious()
+        case .next: presentNextByHand()
+        case .previous: presentPreviousByHand()
+        case .toggleFit: toggleFit()
         case .first: presentFirstItem()
         case .last: presentLastItem()
         case .trash: trashCurrent()

@@ -137,7 +137,7 @@ extension MediaSession {
     }
 
     private func drawTitle(on canvas: Canvas) {
-        let (title, details) = (content.title, content.details)
+        let (title, details) = MediaView.caption(content, player?.info)
         guard title != nil || details != nil else { return }
         let b = canvas.bounds
         let sc = interfaceScale

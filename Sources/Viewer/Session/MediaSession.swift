@@ -215,6 +215,7 @@ final class MediaSession {
     }
 
     private func fail(_ e: MediaError, into t: inout Tick) {
+        let e = e.namingFile(asTyped: content.url)
         failure = e
         player?.close()
         player = nil

@@ -108,8 +108,14 @@ extension Stage {
     /// A left click without movement: the close button, the track, the title's or
     /// details' callback, fullscreen on a double click, else play/pause.
     private func click(x: Int, y: Int, time: UInt, now: Double) {
+        // Before the double click: two quick clicks on "next" are two steps, not fullscreen.
+        if let side = navigationButtons(now: now)?.hit(x: x, y: y) {
+            router.execute(side.command, on: self)
+            showControls(now: now)
+            return
+        }
         if gestures.isDoubleClick(x: x, y: y, time: time) {
-            if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = bindings.command(for: name) {
+            if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = command(for: name) {
                 router.execute(c, on: self)
             }
             return
@@ -136,7 +142,7 @@ extension Stage {
             else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
             return
         }
-        if let name = KeyName.name(button: 1, state: 0), let c = bindings.command(for: name) {
+        if let name = KeyName.name(button: 1, state: 0), let c = command(for: name) {
             router.execute(c, on: self)
         } else {
             v.togglePlay()
@@ -155,6 +161,22 @@ extension Stage {
         case .restore, .elsewhere: setMinimized(false, animated: true)
         }
         needsRedraw = true
+    }
+
+    /// The command for a key or button name. On a still, or an item that could not be
+    /// shown, there is nothing to seek: the `{still}` bindings (arrows, Page Up/Down, Space,
+    /// Backspace, the wheel) step through the queue instead, as in a photo viewer.
+    func command(for name: String) -> PlayerCommand? {
+        guard let v = view, v.failure != nil || v.info?.isPlayable == false else { return bindings.command(for: name) }
+        return bindings.command(for: name, in: "still")
+    }
+
+    /// The previous and next buttons, when they show: on a still (or a failed item) at
+    /// full size while the controls show.
+    func navigationButtons(now: Double) -> NavigationButtons? {
+        guard let v = view, !isMinimized, !window.isEmbedded, v.failure != nil || v.info?.isPlayable == false,
+              controlsVisible(now: now) else { return nil }
+        return NavigationButtons(bounds: bounds, scale: v.currentInterfaceScale)
     }
 
     /// Where the pointer is relative to the progress track.

@@ -47,8 +47,10 @@ extension Stage {
         router.queue.presentation.onInput?(record)
     }
 
+    /// The command in `section`; with none, the still-aware default (`command(for:)`), so
+    /// the `{still}` keys are reported as what took them too.
     private func command(for name: String, in section: String?) -> PlayerCommand? {
-        guard let section else { return bindings.command(for: name) }
+        guard let section else { return command(for: name) }
         return bindings.command(for: name, in: section)
     }
 

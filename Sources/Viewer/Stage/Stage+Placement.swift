@@ -16,7 +16,10 @@ extension Stage {
             else if window.isEmbedded { presentFromInline(now: now) }
             else { toggleFullscreen() }
         case .toggleDetails:
-            controls.until = controlsVisible(now: now) ? 0 : now + 3600
+            // With no title to show (no --title, no song tags), `i` shows what the file
+            // itself says rather than nothing.
+            if let v = view, v.captionTitle == nil, v.captionDetails == nil { infoPanel.isShown.toggle() }
+            else { controls.until = controlsVisible(now: now) ? 0 : now + 3600 }
         case .toggleInfo:
             infoPanel.isShown.toggle()
         case .minimize:

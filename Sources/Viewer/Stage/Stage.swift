@@ -229,6 +229,7 @@ final class Stage {
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
             v.render(into: buf, state: state)
+            if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: fade.overlay)) }
             if infoPanel.isShown, !isMinimized {
                 InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.topBuffer.pixels,
                                scale: v.currentInterfaceScale)

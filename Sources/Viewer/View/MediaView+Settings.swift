@@ -23,6 +23,16 @@ extension MediaView {
         case scaleAspectFill
     }
 
+    /// How a picture smaller than the view is shown.
+    public enum PictureFit: String, Sendable, CaseIterable {
+        /// At its own size (100 %), centred, as photo viewers show it: a 320x240 GIF is not
+        /// blown up into blocks. Larger pictures still shrink to fit, and drawings (SVG),
+        /// sharp at any size, still fill.
+        case small
+        /// Always scaled to fill the view's width or height, small pictures too.
+        case always
+    }
+
     /// Every option a view has, with the names and defaults MediaView users know.
     ///
     /// The options are one value so that `reset()` is one assignment and copying a view's
@@ -59,6 +69,9 @@ extension MediaView {
         public var contentMode: ContentMode = .scaleAspectFit
         /// Video keeps its whole picture even when `contentMode` fills.
         public var videoAspectFit = false
+        /// Whether pictures (stills and animations, not video) smaller than the view are
+        /// enlarged to fit it; `cycle fit` (`F`) switches it for the whole queue.
+        public var pictureFit: PictureFit = .small
         /// What a drag does.
         public var swipeMode: SwipeMode = .none
         /// A view inside a host window grows to fullscreen when clicked.

@@ -17,6 +17,9 @@ public struct PresentationOptions {
     /// Move on to the next view when the current one has played or failed, as a media
     /// player does; off, a finished view stays until the user moves on.
     public var advancesAutomatically = false
+    /// A slide show: stills and GIFs also move on after their `imageDuration`, and the last
+    /// item stays (the bundled demo, which a newcomer watches before touching a key).
+    public var advancesStills = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
     /// Where the thumbnail's place and size are remembered between runs (a small text

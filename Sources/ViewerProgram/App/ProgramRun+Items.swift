@@ -30,6 +30,7 @@ extension ProgramRun {
         v.shouldDismissAfterFinishedPlaying = o.playback.dismissAfterFinish
         v.contentMode = o.playback.contentMode == .fill ? .scaleAspectFill : .scaleAspectFit
         v.videoAspectFit = o.playback.videoAspectFit
+        v.pictureFit = o.playback.pictureFit
         v.imageDuration = o.scripts.imageDuration
         // Embedded with --wid, a click grows the view to fullscreen, as inline views do.
         v.shouldDisplayFullscreen = o.window.parentWindow != nil

@@ -100,6 +100,11 @@ final class ProgramRun {
             self.makeItem(input)
         }
         feeder.start(on: queue)
+        if options.inputs.isEmpty && options.desktop.idle == .no {
+            // The demo runs as a slide show and tells a newcomer the keys on its first item.
+            queue.presentation.advancesStills = true
+            queue.current?.showMessage("← → previous and next · i info · F fit · g gallery · q quit", seconds: 6)
+        }
         if let e = displayError {
             ViewerApp.say("mediaview: \(e)")
             ipc?.server.close()
@@ -109,7 +114,7 @@ final class ProgramRun {
 
     /// Publishes the queue on the session bus and runs it until it ends.
     func play() {
-        let mpris = DesktopBus.start(on: queue, environment: environment)
+        let mpris = DesktopBus.start(on: queue, environment: environment, verbose: options.desktop.verbose)
         // The program ends when its list is done (or everything was closed), unlike an app
         // that queues views as it goes.
         queue.endsWhenEmpty = true

@@ -14,7 +14,8 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
         if let suggestion = ProgramOptions.closestOption(to: name) {
             self.init("unknown option '\(name)' (did you mean \(suggestion)?)")
         } else {
-            self.init("unknown option '\(name)' (see mediaview --help)")
+            // The program adds "(see --help)" to every usage error.
+            self.init("unknown option '\(name)'")
         }
     }
 

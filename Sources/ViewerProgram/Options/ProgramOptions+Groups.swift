@@ -92,6 +92,8 @@ extension ProgramOptions {
         public var contentMode: ContentMode = .fit
         /// Video stays whole even when `contentMode` is fill.
         public var videoAspectFit = false
+        /// Pictures smaller than the window: at 100 % (`.small`) or enlarged (`.always`).
+        public var pictureFit: MediaView.PictureFit = .small
 
         /// Autoplay at full volume and normal speed, subtitles found and shown.
         public init() {}

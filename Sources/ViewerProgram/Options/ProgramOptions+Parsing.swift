@@ -104,6 +104,9 @@ extension ProgramOptions {
             $0.playback.contentMode = try choice("--content-mode", $1) },
         flag("--video-aspect-fit", "Playback and queue", "fit video even when --content-mode is fill") {
             $0.playback.videoAspectFit = true },
+        value("--fit", "WHEN", "Playback and queue",
+              "enlarge pictures smaller than the window: small (never, show them at 100 %) or always; F switches (default small)") {
+            $0.playback.pictureFit = try choice("--fit", $1) },
 
         value("--swipe-mode", "MODE", "Minimizing", "what a drag down does: none, minimize or dismiss (default minimize)") {
             $0.minimizing.swipeMode = try choice("--swipe-mode", $1) },
@@ -164,7 +167,9 @@ extension ProgramOptions {
         OptionSpec(name: "--idle", valueName: nil, group: "Desktop",
                    help: "--idle[=yes|once|no]: with nothing (left) to show, keep the window for files loaded over the socket",
                    apply: { $0.desktop.idle = try idle($1) }, takesInlineValue: true),
-        flag("--verbose", "Desktop", "say which mpv options given mean nothing here") { $0.desktop.verbose = true },
+        flag("--verbose", "Desktop",
+             "say which mpv options given mean nothing here, and which desktop services are absent "
+               + "(no session bus: no media keys)") { $0.desktop.verbose = true },
         value("--image-display-duration", "SECONDS", "Desktop", "mpv's name for --image-duration") {
             $0.scripts.imageDuration = try positiveNumber("--image-display-duration", $1, unit: "a number of seconds") },
         flag("--fs", "Desktop", "mpv's name for --fullscreen") { $0.window.windowed = false },

@@ -47,7 +47,8 @@ public struct ProgramOptions: Equatable, Sendable {
         public var idle = Idle.no
         /// mpv options given that mean nothing here, as written; `--verbose` names them.
         public var ignoredOptions: [String] = []
-        /// Say more about what the program makes of its options.
+        /// Say more: which mpv options given mean nothing here, and which desktop services
+        /// are merely absent (no session bus).
         public var verbose = false
 
         public init() {}

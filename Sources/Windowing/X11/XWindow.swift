@@ -252,10 +252,12 @@ public final class XWindow {
     }
 
     /// Puts a picture (PNG bytes; empty for none) and text on the clipboard, served from this
-    /// window until another program takes it. False when the server did not give it to us.
-    public func offerClipboard(png: [UInt8], text: String) -> Bool {
+    /// window until another program takes it; with `fileURI` (a `file://` URI) also as a
+    /// file a file manager pastes (`text/uri-list`, `x-special/gnome-copied-files`). False
+    /// when the server did not give it to us.
+    public func offerClipboard(png: [UInt8], text: String, fileURI: String? = nil) -> Bool {
         if clipboardOwner == nil { clipboardOwner = ClipboardOwner(display: display, window: id) }
-        return clipboardOwner?.offer(png: png, text: text) ?? false
+        return clipboardOwner?.offer(png: png, text: text, fileURI: fileURI) ?? false
     }
 
     /// Gives the window the keyboard focus (needed with no window manager).
