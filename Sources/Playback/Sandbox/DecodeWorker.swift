@@ -35,7 +35,10 @@ final class DecodeWorker {
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + [nil]
+        // No Swift backtracer: on a crash it would start a helper program, which the sandbox
+        // forbids, and the user would read "killed by the sandbox" instead of "crashed".
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + [nil]
         defer { (argv + envp).forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(pair[1])
