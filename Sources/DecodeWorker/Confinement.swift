@@ -34,10 +34,12 @@ enum Confinement {
     /// One small PNG decoded and colour managed, so FFmpeg's and Little CMS's first-use
     /// set-up (CPU detection, tables) is done before files and syscalls are shut off.
     private static func warmUp() {
+        // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
+        Playback.silenceFFmpegLog()
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
         guard let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) else { return }
         let sRGBDisplay: [UInt8]? = nil
-        if let picture = try? StillWork.decode(png, name: "warm-up.png", target: nil, maxPixels: 16,
+        if let picture = try? StillWork.decode(png, name: "warm-up.png", target: nil, maxPixels: 1 << 20,
                                                displayProfile: sRGBDisplay), let answer = picture.answer() {
             close(answer.fd)
         }

@@ -61,7 +61,7 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     func start() -> Result<DecodeWorker, DecodeFailure>? {
         guard let path = DecodeWorkers.programPath else { return nil }
-        return DecodeWorker.start(path: path, testing: testing)
+        return WorkerSpawner.shared.spawn(path: path, testing: testing)
     }
 
     /// A worker for one request: an idle one, else a new one.

@@ -25,7 +25,11 @@ public enum StillWork {
                               displayProfile: [UInt8]?) throws(AVError) -> Result {
         let colour = PictureColour(displayProfile: displayProfile, name: name)
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
+            do {
+                return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
+            } catch where error.code != JPEGStill.truncatedCode {
+                // What libjpeg declines (CMYK, YCCK, 12-bit, damage) FFmpeg shows, as in the player.
+            }
         }
         return try ffmpeg(bytes, name: name, maxPixels: maxPixels, colour: colour)
     }

@@ -94,6 +94,17 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count == fdsBefore)
     }
 
+    @Test func aCutJPEGFailsWithTheTruncationLine() throws {
+        defer { pool.stopAll() }
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try JPEGStillTests.quadrantJPEG("yuvj420p"))))
+        do {
+            _ = try pool.decodePixels(Array(data.prefix(data.count / 3)), name: "cut.jpg", options: PlayerOptions())
+            Issue.record("a cut JPEG decoded")
+        } catch {
+            #expect(error.message.hasPrefix("cut.jpg: truncated JPEG") && !error.message.contains("\n"), "\(error.message)")
+        }
+    }
+
     @Test func aBrokenPictureFailsWithOneLineAndTheWorkerStays() throws {
         defer { pool.stopAll() }
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
