@@ -36,7 +36,12 @@ extension DecodeWorkers {
             }
             sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
         }
-        let icc = options.displayProfile ?? []
+        var icc = options.displayProfile ?? []
+        // A damaged display profile is warned about here, once, and the worker is sent none.
+        if !icc.isEmpty, ColourProfile(icc: icc)?.isRGB != true {
+            DisplayProfileWarning.once()
+            icc = []
+        }
         let fd = icc.withUnsafeBytes { i in bytes.withUnsafeBytes { b in SealedBytes.make([i, b], name: "mediaview-file") } }
         guard let fd else { give(back: worker); throw AVError(message: "\(name): out of memory") }
         defer { close(fd) }
