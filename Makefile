@@ -24,7 +24,7 @@ SHELL := /bin/bash
 DEBIAN_PACKAGES := \
 	pkg-config \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libpulse-dev libwebp-dev libjpeg62-turbo-dev libexif-dev \
+	libpulse-dev libwebp-dev libjpeg62-turbo-dev libexif-dev libseccomp-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
@@ -236,6 +236,7 @@ install: build
 install-files:
 	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)" "$(MANDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/mediaview"
+	install -D -m 755 "$(dir $(BIN))mediaview-worker" "$(DESTDIR)$(PREFIX)/libexec/mediaview/mediaview-worker"
 	cp -R assets/. "$(DATADIR)/"
 	rm -f "$(DATADIR)/mediaview.desktop"
 	install -m 644 assets/mediaview.desktop "$(APPSDIR)/mediaview.desktop"
@@ -247,6 +248,7 @@ install-files:
 
 uninstall:
 	rm -f "$(BINDIR)/mediaview" "$(APPSDIR)/mediaview.desktop" "$(MANDIR)/mediaview.1"
+	rm -rf "$(DESTDIR)$(PREFIX)/libexec/mediaview"
 	for size in $(ICON_SIZES); do rm -f "$(ICONDIR)/$$size/apps"/mediaview.*; done
 	rm -rf "$(DATADIR)"
 

@@ -21,6 +21,10 @@ extension DemuxStage {
         let colour = PictureColour(displayProfile: options.displayProfile, name: Demuxer.displayName(url))
         var memory: MemoryIO?
         do {
+            if let picture = try sandboxedStill() {
+                playPicture(picture)
+                return
+            }
             if let picture = try PictureSources.open(file: url, options: options, colour: colour) {
                 playPicture(picture)
                 return

@@ -24,3 +24,7 @@ public enum FFmpegLog {
         if !showsFFmpegLines { av_log_set_level(AV_LOG_QUIET) }
     }()
 }
+
+/// Silences FFmpeg's log as the player does, for a process that decodes without a player
+/// (the decode worker).
+public func silenceFFmpegLog() { FFmpegLog.quiet }

@@ -43,6 +43,7 @@ extension ProgramRun {
         v.playbackSpeed = o.playback.speed
         v.playerOptions.source.maxPixels = o.cache.maxPixels
         v.playerOptions.source.networkTimeout = o.cache.timeout
+        v.playerOptions.sandbox = o.cache.sandbox
         v.playerOptions.subtitleFiles = o.playback.subtitleFiles
         v.playerOptions.findsSubtitleFiles = o.playback.subtitleAuto
         v.showsSubtitles = o.playback.subtitlesVisible

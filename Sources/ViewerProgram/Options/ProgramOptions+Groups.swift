@@ -1,3 +1,4 @@
+import Playback
 import Viewer
 
 /// The groups of `ProgramOptions`, one per section of `--help`, and the small values
@@ -166,6 +167,8 @@ extension ProgramOptions {
         public var maxPixels = 100_000_000
         /// Network timeout in seconds.
         public var timeout: Double = 15
+        /// Where local JPEG and PNG stills are decoded: a sandboxed worker (auto, strict) or here (off).
+        public var sandbox = SandboxMode.automatic
 
         /// Cache on, no preloading, 100 MP, 15 s.
         public init() {}

@@ -155,6 +155,10 @@ extension ProgramOptions {
         flag("--preload", "Cache, network and limits", "download queued video and audio ahead") { $0.cache.preload = true },
         value("--max-pixels", "N", "Cache, network and limits", "refuse larger images (default 100000000)") {
             $0.cache.maxPixels = try integer("--max-pixels", $1, in: 1...Int.max) },
+        value("--sandbox", "auto|strict|off", "Cache, network and limits",
+              "decode local JPEG and PNG stills in a sandboxed worker (auto: with what the kernel allows; "
+                + "strict: refuse without a full sandbox; off: in this process)") {
+            $0.cache.sandbox = try choice("--sandbox", $1) },
         value("--timeout", "SECONDS", "Cache, network and limits", "network timeout (default 15)") {
             $0.cache.timeout = try positiveNumber("--timeout", $1, unit: "a number of seconds") },
 

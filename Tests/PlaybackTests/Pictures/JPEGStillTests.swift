@@ -253,7 +253,9 @@ import TestSupport
     func truncatedInPlayer() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: try Self.redOverBlue()))
         let path = try Fixtures.bytes("jpeg-cut-25-player.jpg", data.prefix(data.count / 4))
-        let d = PlayerDriver(path) { $0.untimed = true }
+        // The in-process decode stage's handling; through the worker the item fails at open
+        // with the same line (SandboxTests).
+        let d = PlayerDriver(path) { $0.untimed = true; $0.sandbox = .off }
         defer { d.player.close() }
         _ = try d.ready()
         let rest = d.play(limit: 5)
