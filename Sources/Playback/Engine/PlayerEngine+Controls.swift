@@ -38,6 +38,7 @@ extension PlayerEngine {
         video.frames.removeAll()
         sound.flush(serial: s)
         scheduler.reset()
+        seekTarget = target
         demux.seek(command)
         wake()
     }

@@ -30,6 +30,9 @@ final class PlayerEngine: @unchecked Sendable {
     let scheduler: VideoScheduler
     var volume: Double
     var isMuted: Bool
+    /// Where the last seek goes, until the clock runs again from there: a position read
+    /// in between (a resume point saved at quit, a widget) is the place asked for, not 0.
+    var seekTarget: Double?
 
     /// Creates a player and starts opening `url` on its demux thread; `wake` is called from
     /// any thread whenever the main loop should look again.
@@ -83,7 +86,11 @@ final class PlayerEngine: @unchecked Sendable {
     var audio: AudioOutput? { sound.output }
 
     /// The playback position in seconds.
-    var position: Double { scheduler.clock.value(at: MonotonicClock.seconds()) ?? 0 }
+    var position: Double {
+        guard let now = scheduler.clock.value(at: MonotonicClock.seconds()) else { return seekTarget ?? 0 }
+        seekTarget = nil
+        return now
+    }
 
     var isPaused: Bool { scheduler.paused }
 

@@ -27,6 +27,9 @@ public final class ThumbnailWorker: @unchecked Sendable {
     private var saving = true
     private var closed = false
     private var started = false
+    /// Worker threads still running; `close` waits for them, so none is inside a decoder
+    /// when the program exits and the libraries' globals are torn down under it.
+    private var running = 0
 
     /// What became of one file.
     public enum Outcome: Sendable {
@@ -88,6 +91,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             cursor = 0
             if !started {
                 started = true
+                running = threads
                 for i in 0..<threads { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
             }
             lock.broadcast()
@@ -110,11 +114,18 @@ public final class ThumbnailWorker: @unchecked Sendable {
     /// Pictures held in memory, in bytes (bounded by the budget given).
     public var memoryInUse: Int { lock.withLock { memory.bytes } }
 
-    /// Stops the threads after the file each is on; safe more than once.
+    /// Stops the threads after the file each is on, and waits for them (a few seconds at
+    /// most: one thumbnail's work is bounded); safe more than once.
     public func close() {
         lock.withLock {
             closed = true
             lock.broadcast()
+            let deadline = MonotonicClock.seconds() + 3
+            while running > 0 {
+                let left = deadline - MonotonicClock.seconds()
+                guard left > 0 else { break }
+                _ = lock.wait(seconds: left)
+            }
         }
     }
 
@@ -137,6 +148,10 @@ public final class ThumbnailWorker: @unchecked Sendable {
                 events.append(Event(path: path, source: source, seconds: seconds, reason: reason, cacheProblem: cacheProblem))
             }
             wake()
+        }
+        lock.withLock {
+            running -= 1
+            lock.broadcast()
         }
     }
 

@@ -183,6 +183,7 @@ public final class MediaQueue {
 
     /// Closes every view's player and the window (the end of the program).
     public func shutdown() {
+        screen?.gallery.close()
         for v in views + history { v.resetMedia() }
         // What goes is let go only once these fields are written: a view's last release can
         // end an observer (the MPRIS player) that takes its descriptors out of the loop, and
