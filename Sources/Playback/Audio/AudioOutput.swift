@@ -26,14 +26,20 @@ public final class AudioOutput: @unchecked Sendable {
     /// An atomic rather than the main loop's lock: one flag, set by close() while the decode
     /// thread may be waiting inside that lock for room in the server's buffer.
     private let aborted = Atomic<Bool>(false)
+    /// What pausing does to the stream.
+    private let whenPaused: PausedStream
+    /// Paused with the stream kept running: writes wait while the server plays silence.
+    private var held = false
 
     /// Properties that make the desktop's mixer show and control the stream properly.
     public struct Properties: Sendable {
         public var applicationName = "mediaview"
         public var iconName = "mediaview"
         public var mediaName = "media"
-        /// `video` for video, `music` for audio-only items.
+        /// `video` for video, `music` for audio-only items, `event` for a system sound.
         public var role = "video"
+        /// Whether pausing corks the stream or keeps it running silent.
+        public var whenPaused = PausedStream.corked
         public init() {}
     }
 
@@ -43,6 +49,7 @@ public final class AudioOutput: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.channels = channels
         bytesPerSecond = Double(sampleRate * channels * 4)
+        whenPaused = properties.whenPaused
         guard let ml = pa_threaded_mainloop_new() else { throw AVError(message: "PulseAudio: cannot create a main loop") }
         mainloop = ml
         let pl = pa_proplist_new()
@@ -161,6 +168,7 @@ public final class AudioOutput: @unchecked Sendable {
         while done < bytes {
             if aborted.load(ordering: .relaxed) { return .failed }
             if serial != acceptedSerial { return .stale }
+            if held { pa_threaded_mainloop_wait(mainloop); continue }
             guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
                   cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
             let room = pa_stream_writable_size(s)
@@ -245,12 +253,28 @@ public final class AudioOutput: @unchecked Sendable {
         return drained
     }
 
-    /// Pauses (corks) or resumes the stream.
+    /// Pauses or resumes: corks the stream, or holds the writes and lets it run silent.
     public func setPaused(_ paused: Bool) {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard let s = stream, let op = pa_stream_cork(s, paused ? 1 : 0, nil, nil) else { return }
-        pa_operation_unref(op)
+        guard let s = stream else { return }
+        switch whenPaused {
+        case .corked:
+            if let op = pa_stream_cork(s, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+        case .running:
+            guard paused != held else { return }
+            held = paused
+            if !paused {
+                // The queue ran dry while held: start afresh as after a seek, so the
+                // clock follows the samples written from now on.
+                timeline.reset()
+                timingValid = false
+                drained = false
+                restartPending = true
+                if let op = pa_stream_flush(s, nil, nil) { pa_operation_unref(op) }
+            }
+            pa_threaded_mainloop_signal(mainloop, 0)
+        }
     }
 
     /// Sets this stream's own volume (0...1) and mute in the server, where the desktop's

@@ -39,7 +39,8 @@ final class AudioDecoding: DecodeWork {
         guard stage.options.audio else { return }
         var props = AudioOutput.Properties()
         props.mediaName = stage.options.mediaName
-        props.role = kind == .audio ? "music" : "video"
+        props.role = stage.options.soundRole.mediaRole(for: kind)
+        props.whenPaused = stage.options.pausedStream
         do {
             let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
             stage.state.withLock { s in

@@ -12,6 +12,10 @@ public struct PlayerOptions: Sendable {
     public var muted = false
     /// How fast to play; the sound keeps its pitch.
     public var speed = PlaybackSpeed.normal
+    /// How the desktop's mixer files the sound (its `media.role`).
+    public var soundRole = SoundRole.media
+    /// Whether pausing corks the sound stream or keeps it running silent.
+    public var pausedStream = PausedStream.corked
     /// Name shown in the desktop's mixer.
     public var mediaName = "media"
     /// The area the picture will be shown in, if known: a still much larger than it is

@@ -43,6 +43,8 @@ struct SessionSetup {
             o.displayProfile = w.displayProfile
         }
         o.startPaused = true
+        o.soundRole = MediaView.audioTypeWhenPlay.soundRole
+        o.pausedStream = MediaView.audioTypeWhenStop.pausedStream
         o.mediaName = content.title ?? MediaView.displayName(url)
         o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: content.kind, onCached: onCached,
                                                      streamToDisk: settings.shouldCacheStreamedMedia)
