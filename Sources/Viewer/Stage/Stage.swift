@@ -121,6 +121,7 @@ final class Stage {
         // Files and links dragged from a file manager or browser; an embedded view's host
         // decides about drops on its own window.
         if options.parentWindow == nil { window.acceptDrops() }
+        KeyboardDismissal.register(window)
         window.map()
         if takesFocus && !display.hasWindowManager && !window.isEmbedded { window.focus() }
     }

@@ -15,23 +15,6 @@ extension MediaView {
 
     /// Removes the media and puts every option back to its default: `reset()`.
     public func resetVariables() { reset() }
-
-    /// How sound plays when the phone's silent switch is on (an AVAudioSession category).
-    @available(*, unavailable, message: "a desktop has no silent switch: streams play as PulseAudio's media.role video or music and the mixer controls them; use volume/isMuted")
-    public enum AudioType {
-        /// Sound follows the silent switch.
-        case standard
-        /// Sound plays even when the switch is on silent.
-        case playWhenSilent
-    }
-
-    /// The audio session category while a view plays.
-    @available(*, unavailable, message: "a desktop has no silent switch: streams play as PulseAudio's media.role video or music and the mixer controls them; use volume/isMuted")
-    public static var audioTypeWhenPlay: Int { 0 }
-
-    /// The audio session category once a view stops playing.
-    @available(*, unavailable, message: "a desktop has no silent switch: streams play as PulseAudio's media.role video or music and the mixer controls them; use volume/isMuted")
-    public static var audioTypeWhenStop: Int { 0 }
 }
 
 /// A view controller that registers for keyboard notifications in `viewDidLoad`.
@@ -41,10 +24,6 @@ public final class BaseViewController {}
 /// The keyboard notifications a `BaseViewController` hears.
 @available(*, unavailable, message: "adopt KeyboardSpyAgent: its willShow/didShow/willHide/didHide/willChangeFrame/didChangeFrame events are keyboard focus coming to and leaving the window")
 public protocol KeyboardNotificationDelegate {}
-
-/// Resigns the first responder inside a view controller.
-@available(*, unavailable, message: "a desktop keyboard is never dismissed; the window keeps the focus until the user moves it, and KeyboardSpy reports willHide when it goes")
-public func dismissKeyboard() {}
 
 /// The keyboard's frames from a keyboard notification.
 @available(*, unavailable, message: "a desktop keyboard covers nothing: KeyboardSpyInfo.beginFrame and endFrame are zero rectangles")

@@ -166,6 +166,7 @@ public final class EventLoop: @unchecked Sendable {
         case ClientMessage, SelectionNotify, PropertyNotify, SelectionRequest, SelectionClear:
             return translateTransfer(&ev)
         case FocusIn, FocusOut:
+            if type == FocusOut { windows[ev.xfocus.window]?.window.noteFocusElsewhere() }
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
         case MapNotify:
             return (ev.xmap.window, .mapped(true))

@@ -27,6 +27,8 @@ public final class XWindow {
     private(set) var clipboardReader: ClipboardReader?
     /// Serves what was copied, made on the first copy.
     private(set) var clipboardOwner: ClipboardOwner?
+    /// The other window that held the keyboard focus last (nil: none), to give it back to.
+    var focusBefore: UInt?
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,
@@ -86,6 +88,7 @@ public final class XWindow {
     }
 
     public func map() {
+        noteFocusElsewhere()
         XMapRaised(display.raw, id)
         isMapped = true
         XFlush(display.raw)

@@ -9,7 +9,7 @@ extension MediaviewProgram {
     @Suite struct ExampleApp {
         static var binary: String { Run.repositoryRoot + "/Examples/SeedClient/.build/debug/SeedClient" }
 
-        @Test("Delegate calls in order, timers and tasks ran, minimize and restore from code, a failure reported, an animated dismissal, a view queued after the queue emptied is presented, MediaView's other spellings")
+        @Test("Delegate calls in order, timers and tasks ran, minimize and restore from code, a failure reported, an animated dismissal, a view queued after the queue emptied is presented, the keyboard dismissed, MediaView's other spellings")
         func seedClientRuns() throws {
             let video = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 6)
             let broken = try Fixtures.bytes("not-a-video.mp4", Data("this is not a video".utf8))
@@ -28,6 +28,7 @@ extension MediaviewProgram {
                 "willChangeMinimization", "didChangeMinimization", "willEndMinimizing false",
                 "didEndMinimizing false offset 0.0",
                 "timer ticks enough",
+                "dismissKeyboard: willHide didHide",
                 "willDismiss", "didPauseMedia", "didDismiss",
                 "willPresent", "didPresent", "didFailToPlayMedia",
                 "failure: reported",

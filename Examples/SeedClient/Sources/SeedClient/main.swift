@@ -27,6 +27,10 @@ final class Client: MediaViewDelegate, KeyboardSpyAgent {
     var keyboardShows = 0
     /// The view queued late showed its first picture.
     var lateOnScreen = false
+    /// dismissKeyboard() was called and the focus leaving has not been heard yet.
+    var dismissing = false
+    /// The window's focus left after dismissKeyboard(): willHide, then didHide.
+    var dismissHeard: [KeyboardSpyEvent] = []
 
     func say(_ line: String) { print(line) }
 
@@ -58,6 +62,7 @@ final class Client: MediaViewDelegate, KeyboardSpyAgent {
         switch event {
         case .keyPress: say("key \(keyboardInfo.keyName ?? "?")")
         case .willShow: keyboardShows += keyboardInfo.keyboardHeight == 0 && keyboardInfo.endFrame.isEmpty ? 1 : 0
+        case .willHide, .didHide: if dismissing { dismissHeard.append(event); dismissing = event != .didHide }
         default: break
         }
     }
@@ -101,6 +106,10 @@ func run() -> Int32 {
     let client = Client()
     KeyboardSpy.spy(on: client)
     CacheManager.cacheMediaWhenDownloaded = true
+    // Sound plays as media (its own volume, not the desktop's system sounds), and a stopped
+    // view's stream is corked so the desktop no longer counts it as playing.
+    MediaView.audioTypeWhenPlay = .playWhenSilent
+    MediaView.audioTypeWhenStop = .standard
 
     let video = MediaView()
     video.setVideo(url: arguments[1])
@@ -151,6 +160,11 @@ func run() -> Int32 {
         video.restore(animated: false)
         try? await Task.sleep(nanoseconds: 500_000_000)
         print("timer ticks \(ticks >= 15 ? "enough" : "too few: \(ticks)")")
+        // Done typing into the window: the focus goes back and the spy hears the keyboard hide.
+        client.dismissing = true
+        dismissKeyboard()
+        for _ in 0..<50 where client.dismissing { try? await Task.sleep(nanoseconds: 100_000_000) }
+        print("dismissKeyboard: \(client.dismissHeard.map { "\($0)" }.joined(separator: " "))")
         queue.presentNext()
         try? await Task.sleep(nanoseconds: 1_000_000_000)
         print("failure: \(broken.failure.map { _ in "reported" } ?? "none")")

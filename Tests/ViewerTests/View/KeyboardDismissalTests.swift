@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Viewer
+
+/// `dismissKeyboard()`: the viewer's window hands the keyboard focus back to the window
+/// that had it before, or to PointerRoot when that one has gone, and KeyboardSpy's agents
+/// hear the keyboard hide. Real windows of a second X client on the test display.
+@Suite(.serialized)
+@MainActor
+struct KeyboardDismissalTests {
+    final class Agent: KeyboardSpyAgent {
+        var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.willHide, .didHide]
+        var heard: [KeyboardSpyEvent] = []
+        func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) { heard.append(event) }
+    }
+
+    /// Shows a still in the harness's window and waits until that window has the focus;
+    /// returns the window's id.
+    func presentFocused(_ h: QueueHarness, probe: ScreenProbe) throws -> UInt {
+        let v = MediaView()
+        v.setImage(url: try Fixtures.solidImage("red", width: 64, height: 48))
+        h.queue.queue(mediaView: v)
+        h.pump(seconds: 5) { v.hasPicture }
+        let ours = try #require(h.queue.screenOrNil()?.stage.window.id, "no window")
+        h.pump(seconds: 5) { probe.focusedWindow == ours }
+        #expect(probe.focusedWindow == ours, "the viewer did not take the focus")
+        return ours
+    }
+
+    @Test("The focus goes back to the window that had it, and the spy hears willHide then didHide")
+    func backToThePreviousWindow() throws {
+        let probe = try ScreenProbe()
+        let other = try ProbeWindow(x: 400, y: 300, width: 120, height: 90)
+        probe.setFocus(other.id)
+        let h = QueueHarness()
+        defer { h.queue.shutdown(); probe.setFocus(nil) }
+        _ = try presentFocused(h, probe: probe)
+        let agent = Agent()
+        KeyboardSpy.spy(on: agent)
+        defer { KeyboardSpy.unspy(on: agent) }
+        dismissKeyboard()
+        h.pump(seconds: 5) { probe.focusedWindow == other.id && agent.heard.contains(.didHide) }
+        #expect(probe.focusedWindow == other.id, "the focus is on \(probe.focusedWindow), not \(other.id)")
+        #expect(agent.heard == [.willHide, .didHide])
+    }
+
+    @Test("With the previous window gone, the focus goes to PointerRoot; a second call changes nothing")
+    func pointerRootWhenGone() throws {
+        let probe = try ScreenProbe()
+        var other: ProbeWindow? = try ProbeWindow(x: 400, y: 300, width: 120, height: 90)
+        probe.setFocus(other?.id)
+        let h = QueueHarness()
+        defer { h.queue.shutdown(); probe.setFocus(nil) }
+        _ = try presentFocused(h, probe: probe)
+        other = nil
+        let agent = Agent()
+        KeyboardSpy.spy(on: agent)
+        defer { KeyboardSpy.unspy(on: agent) }
+        dismissKeyboard()
+        // PointerRoot is window 1 in the protocol.
+        h.pump(seconds: 5) { probe.focusedWindow == 1 && agent.heard.contains(.didHide) }
+        #expect(probe.focusedWindow == 1, "the focus is on \(probe.focusedWindow), not PointerRoot")
+        // (With PointerRoot, a pointer resting on the window would bring the focus back to
+        // it for a moment; what counts is that it left first.)
+        #expect(agent.heard.prefix(2) == [.willHide, .didHide])
+        // The window no longer has the focus, so it has nothing to give.
+        #expect(!KeyboardDismissal.dismiss())
+        #expect(probe.focusedWindow == 1)
+    }
+}
