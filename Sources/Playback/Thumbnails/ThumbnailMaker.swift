@@ -20,7 +20,15 @@ public enum ThumbnailMaker {
     /// The picture of the file at `path`, fitting in `size` x `size` pixels with its shape
     /// kept (never enlarged), as straight-alpha RGBA.
     public static func make(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure) -> StillDecoder.RGBA {
-        if isJPEGFile(path), let p = try? jpeg(path: path, size: size, maxPixels: maxPixels) { return p }
+        try thumbnail(path: path, size: size, maxPixels: maxPixels).picture
+    }
+
+    /// As `make`, with how long the file plays when it is a video (nil for stills, animated
+    /// pictures and sound), read from the container the picture was taken from: a gallery
+    /// shows it without opening the file again.
+    public static func thumbnail(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure)
+        -> (picture: StillDecoder.RGBA, length: Double?) {
+        if isJPEGFile(path), let p = try? jpeg(path: path, size: size, maxPixels: maxPixels) { return (p, nil) }
         // The pictures FFmpeg cannot decode well (AVIF, HEIC, animated JPEG XL and WebP, SVG)
         // go through the player's own decoders: their first frame, an SVG drawn at the cell's size.
         var picture = PlayerOptions()
@@ -29,7 +37,7 @@ public enum ThumbnailMaker {
         if let source = try? PictureSources.open(file: "file:" + path, options: picture,
                                                  colour: PictureColour(displayProfile: nil, name: Demuxer.displayName(path))),
            let first = try? source.next(), let p = try? fit(first.frame, size: size) {
-            return p
+            return (p, nil)
         }
         var options = SourceOptions()
         options.maxPixels = maxPixels
@@ -81,7 +89,8 @@ public enum ThumbnailMaker {
     }
 
     /// FFmpeg: the best picture stream, a tenth of the way into a video.
-    static func ffmpeg(path: String, size: Int, options: SourceOptions) throws(Failure) -> StillDecoder.RGBA {
+    static func ffmpeg(path: String, size: Int, options: SourceOptions) throws(Failure)
+        -> (picture: StillDecoder.RGBA, length: Double?) {
         let d: Demuxer
         do { d = try Demuxer(url: path, options: options) } catch { throw .broken(error.message) }
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -94,14 +103,17 @@ public enum ThumbnailMaker {
         let codec = st.pointee.codecpar.pointee.codec_id
         let animated = [AV_CODEC_ID_GIF, AV_CODEC_ID_APNG, AV_CODEC_ID_WEBP, AV_CODEC_ID_PNG].contains(codec)
         let cover = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
-        if !animated, !cover, let duration = d.duration, duration > 1 { _ = d.seek(to: duration / 10) }
+        let length = animated || cover ? nil : d.duration
+        if let length, length > 1 { _ = d.seek(to: length / 10) }
         let dec: Decoder
         do { dec = try Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) } catch { throw .broken(error.message) }
         let frame = Frame()
         switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: dec, into: frame, budget: 2000) {
         case .picture:
             // Upright, as the player shows it: a phone's video is stored sideways.
-            do { return rotated(try fit(frame, size: size), by: StreamFacts.rotation(of: st)) } catch { throw .broken(error.message) }
+            do { return (rotated(try fit(frame, size: size), by: StreamFacts.rotation(of: st)), length) } catch {
+                throw .broken(error.message)
+            }
         case .none:
             throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
         case .failed(let e):

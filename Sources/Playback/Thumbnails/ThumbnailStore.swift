@@ -102,10 +102,17 @@ public struct ThumbnailStore: Sendable {
     /// file counts as none, and so does one in a folder or file that is not ours alone (see
     /// `trusted`): in a cache others can write, anyone could plant another picture.
     public func cached(_ uri: String, mtime: Int, size: Size) -> StillDecoder.RGBA? {
+        cachedThumbnail(uri, mtime: mtime, size: size)?.picture
+    }
+
+    /// As `cached`, with the video's length in seconds when the thumbnail records it
+    /// (`Thumb::Movie::Length`, which video thumbnailers write too).
+    public func cachedThumbnail(_ uri: String, mtime: Int, size: Size) -> (picture: StillDecoder.RGBA, length: Double?)? {
         guard let bytes = readTrusted([size.folder], Self.md5(uri) + ".png", limit: 8 << 20),
-              Self.matches(bytes, uri: uri, mtime: mtime),
+              let text = PNGText.read(bytes), Self.matches(text, uri: uri, mtime: mtime),
               let picture = Self.decodePNG(bytes, size: size.rawValue) else { return nil }
-        return picture
+        let length = text.first { $0.keyword == "Thumb::Movie::Length" }.flatMap { Double($0.text) }
+        return (picture, length.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil })
     }
 
     /// A PNG file's bytes decoded straight by FFmpeg's PNG decoder, fitted to `size` (a
@@ -135,14 +142,21 @@ public struct ThumbnailStore: Sendable {
     /// Whether a thumbnail file's text chunks say it was made from `uri` at `mtime`.
     static func matches(_ png: [UInt8], uri: String, mtime: Int) -> Bool {
         guard let text = PNGText.read(png) else { return false }
+        return matches(text, uri: uri, mtime: mtime)
+    }
+
+    /// Whether a thumbnail's text chunks say it was made from `uri` at `mtime`.
+    static func matches(_ text: [(keyword: String, text: String)], uri: String, mtime: Int) -> Bool {
         let u = text.first { $0.keyword == "Thumb::URI" }?.text
         let m = text.first { $0.keyword == "Thumb::MTime" }?.text
         return u == uri && m == String(mtime)
     }
 
-    /// Saves `picture` as the thumbnail of `uri` at `size`.
-    public func save(_ picture: StillDecoder.RGBA, uri: String, mtime: Int, size: Size) throws(SaveError) {
-        let text = [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", application)]
+    /// Saves `picture` as the thumbnail of `uri` at `size`, with a video's `length` in
+    /// whole seconds (`Thumb::Movie::Length`) when given.
+    public func save(_ picture: StillDecoder.RGBA, uri: String, mtime: Int, size: Size, length: Double? = nil) throws(SaveError) {
+        var text = [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", application)]
+        if let length, length.isFinite, length >= 0, length < 1e9 { text.append(("Thumb::Movie::Length", String(Int(length)))) }
         guard let png = PNGEncoder.encodeRGBA(picture.pixels, width: picture.width, height: picture.height, text: text) else {
             throw SaveError(description: "cannot encode the thumbnail of \(uri)", code: EINVAL)
         }

@@ -33,8 +33,9 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     /// What became of one file.
     public enum Outcome: Sendable {
-        /// Its thumbnail, straight-alpha RGBA.
-        case picture(StillDecoder.RGBA)
+        /// Its thumbnail, straight-alpha RGBA, and for a video how long it plays in seconds
+        /// (nil for stills, animated pictures and sound).
+        case picture(StillDecoder.RGBA, length: Double?)
         /// The file holds no picture (sound without cover art).
         case noPicture
         /// The file could not be read or decoded; why, in one line.
@@ -184,13 +185,13 @@ public final class ThumbnailWorker: @unchecked Sendable {
         let mtime = Int(st.st_mtim.tv_sec)
         let uri = ThumbnailStore.uri(forPath: ThumbnailStore.absolutePath(path))
         if let store {
-            if let picture = store.cached(uri, mtime: mtime, size: size) { return (.picture(picture), .cache, nil) }
+            if let c = store.cachedThumbnail(uri, mtime: mtime, size: size) { return (.picture(c.picture, length: c.length), .cache, nil) }
             if store.hasFailure(uri, mtime: mtime) { return (.failed("no thumbnail could be made before"), .failed, nil) }
         }
         do {
-            let picture = try ThumbnailMaker.make(path: path, size: size.rawValue, maxPixels: maxPixels)
-            return (.picture(picture), .made, save { s throws(ThumbnailStore.SaveError) in
-                try s.save(picture, uri: uri, mtime: mtime, size: size)
+            let (picture, length) = try ThumbnailMaker.thumbnail(path: path, size: size.rawValue, maxPixels: maxPixels)
+            return (.picture(picture, length: length), .made, save { s throws(ThumbnailStore.SaveError) in
+                try s.save(picture, uri: uri, mtime: mtime, size: size, length: length)
             })
         } catch {
             guard case .broken(let why) = error else { return (.noPicture, .none, nil) }
@@ -249,7 +250,7 @@ struct RecentThumbnails {
     /// over what is held, a few hundred entries, once per thumbnail made).
     mutating func insert(_ outcome: ThumbnailWorker.Outcome, for path: String) {
         var cost = 64
-        if case .picture(let p) = outcome { cost += p.pixels.count }
+        if case .picture(let p, _) = outcome { cost += p.pixels.count }
         clock += 1
         if let old = entries[path] { bytes -= old.cost }
         entries[path] = Entry(outcome: outcome, cost: cost, used: clock)

@@ -29,7 +29,7 @@ extension Gallery {
             }
             canvas.fillRoundedRect(cell, radius: 6, color: Self.cellColor)
             let area = l.thumbnailArea(of: cell)
-            complete = drawThumbnail(i, in: area, on: canvas, theme: theme) && complete
+            complete = drawThumbnail(i, in: area, on: canvas, theme: theme, scale: scale) && complete
             if let font, let url = queue.item(at: i)?.mediaURL {
                 let name = font.truncated(MediaView.displayName(url), toWidth: cell.width - 8)
                 let w = font.measure(name).width
@@ -53,19 +53,33 @@ extension Gallery {
         font.draw(text, at: box.x + pad, baseline: box.y + pad / 2 + font.ascent, color: .white, on: canvas)
     }
 
+    /// A video's length ("1:23") in a small dark pill at the bottom right of its picture,
+    /// as file managers and video sites show it: a user picks a clip by how long it is.
+    private func drawLength(_ seconds: Double, over picture: Rect, on canvas: Canvas, scale: InterfaceScale) {
+        guard let font = FontCache.shared.font(family: nil, size: scale.px(11), bold: true) else { return }
+        let text = MediaView.formatTime(seconds, longest: seconds)
+        let w = font.measure(text).width, pad = scale.px(4), h = font.lineHeight + pad / 2
+        guard w + 2 * pad + 2 * pad <= picture.width, h + 2 * pad <= picture.height else { return }
+        let box = Rect(x: picture.maxX - w - 3 * pad, y: picture.maxY - h - pad, width: w + 2 * pad, height: h)
+        canvas.fillRoundedRect(box, radius: Double(h) / 2, color: Color.black.withAlpha(fraction: 0.75))
+        font.draw(text, at: box.x + pad, baseline: box.y + pad / 4 + font.ascent, color: .white, on: canvas)
+    }
+
     /// Draws item `i`'s thumbnail, or why there is none; false while it is being made.
-    private func drawThumbnail(_ i: Int, in area: Rect, on canvas: Canvas, theme: Color) -> Bool {
+    private func drawThumbnail(_ i: Int, in area: Rect, on canvas: Canvas, theme: Color, scale: InterfaceScale) -> Bool {
         guard let path = path(i) else {
             // Web media: no file to make a thumbnail of.
             Indicators.drawPlayIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: theme)
             return true
         }
         switch worker?.outcome(for: path) {
-        case .picture(let p):
+        case .picture(let p, let length):
             let image: RGBAImage? = images[path] ?? RGBAImage(width: p.width, height: p.height, pixels: p.pixels)
             guard let image else { return true }
             images[path] = image
-            canvas.blit(image: image, in: area.centered(width: image.width, height: image.height))
+            let shown = area.centered(width: image.width, height: image.height)
+            canvas.blit(image: image, in: shown)
+            if let length { drawLength(length, over: shown, on: canvas, scale: scale) }
         case .failed:
             Indicators.drawFailIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: Self.failColor)
         case .noPicture:
