@@ -28,8 +28,12 @@ struct KeyboardDismissalTests {
         return ours
     }
 
-    @Test("The focus goes back to the window that had it, and the spy hears willHide then didHide")
-    func backToThePreviousWindow() throws {
+    @Test("The focus goes back to the window that had it, and the spy hears willHide then didHide",
+          arguments: [false, true])
+    func backToThePreviousWindow(underOpenbox: Bool) throws {
+        // A window manager gives the focus to windows it maps; it must not take it back.
+        let wm = underOpenbox ? try WindowManagers.openbox() : nil
+        defer { wm.map(WindowManagers.stop) }
         let probe = try ScreenProbe()
         let other = try ProbeWindow(x: 400, y: 300, width: 120, height: 90)
         probe.setFocus(other.id)
