@@ -115,7 +115,9 @@ extension MediaQueue {
         if v.failure != nil || v.info?.isPlayable == true {
             // A finished view stays unless it asked to go, the app asked the queue to run by
             // itself, or the program ends when the queue does.
-            let more = views.count > 1
+            // A thumbnail that ended stays on its last frame, as a browser's picture-in-picture
+            // does: the user put it aside to watch, not to have the queue move on in a corner.
+            let more = views.count > 1 && screen?.stage.isMinimized != true
             if v.shouldDismissAfterFinishedPlaying || presentation.autoExit || (more && presentation.advancesAutomatically) {
                 presentNext()
                 return 0

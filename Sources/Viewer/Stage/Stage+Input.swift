@@ -27,7 +27,8 @@ extension Stage {
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
             controls.movedAt = now
-            if isMinimized { controls.pointerInside = true; needsRedraw = true }
+            controls.pointerInside = true
+            if isMinimized { needsRedraw = true }
             let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
             if held, gestures.scrubbing, let v = view, let hit = trackHit() {
                 // Dragging along the track scrubs.
@@ -51,6 +52,7 @@ extension Stage {
             router.execute(.quit, on: self)
         case .focus(let isIn, let w):
             KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
+            focusChanged(isIn: isIn, now: now)
         case .screenChanged(let w, let h):
             screenChanged(width: w, height: h)
         case .dropped(let d):
@@ -68,6 +70,13 @@ extension Stage {
         guard b.button == 1 else {
             if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
                 resizeThumbnail(larger: b.button == 4)
+                return
+            }
+            if b.isPress, isMinimized, b.button == 4 || b.button == 5, let v = view, thumbnailVolumeHit(x: b.x, y: b.y) {
+                // The wheel over the speaker or its slider turns the sound up or down.
+                v.isMuted = false
+                v.volume += b.button == 4 ? 0.05 : -0.05
+                needsRedraw = true
                 return
             }
             if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
@@ -150,9 +159,15 @@ extension Stage {
     /// A click on the thumbnail: its controls when they show, else (and anywhere off them)
     /// back to full size.
     private func clickThumbnail(x: Int, y: Int) {
-        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one).hit(x: x, y: y) : .elsewhere
+        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one,
+                                 sound: view?.info?.hasAudio ?? false).hit(x: x, y: y) : .elsewhere
         switch hit {
         case .playPause: view?.togglePlay()
+        case .skip(let seconds): view?.seek(by: seconds)
+        case .mute: view?.isMuted.toggle()
+        case .volume(let level):
+            view?.isMuted = false
+            view?.volume = level
         case .close: router.execute(.dismiss, on: self)
         case .progress(let f): view?.seek(toFraction: f)
         case .restore, .elsewhere: setMinimized(false, animated: true)
@@ -160,10 +175,20 @@ extension Stage {
         needsRedraw = true
     }
 
+    /// Whether (x, y) is on the thumbnail's speaker or volume slider.
+    private func thumbnailVolumeHit(x: Int, y: Int) -> Bool {
+        switch ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one,
+                                 sound: view?.info?.hasAudio ?? false).hit(x: x, y: y) {
+        case .mute, .volume: return true
+        default: return false
+        }
+    }
+
     /// Where the pointer is relative to the progress track.
     func trackHit() -> (inside: Bool, hover: Bool, fraction: Double)? {
         guard let v = view, !isMinimized, let l = v.trackLayout(in: bounds) else { return nil }
         let inside = l.band.contains(x: controls.pointer.x, y: controls.pointer.y)
-        return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar))
+        return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar,
+                                                          hoverThickness: v.currentInterfaceScale.px(MediaSession.trackThickness.hover)))
     }
 }

@@ -67,6 +67,7 @@ public enum ViewerApp {
         let queue = MediaQueue.shared
         var presentation = PresentationOptions()
         presentation.windowed = opts.windowed
+        presentation.minimizesOnBlur = opts.minimizeOnBlur
         presentation.geometry = opts.geometry.map { ($0.width, $0.height, $0.x, $0.y) }
         presentation.parentWindow = opts.parentWindow.map { UInt($0) }
         presentation.autoExit = opts.autoExit || opts.benchmark

@@ -75,6 +75,8 @@ extension ProgramOptions {
 
         flag("--windowed", "Window", "open a normal window instead of fullscreen") { $0.windowed = true },
         flag("--fullscreen", "Window", "present fullscreen (the default)") { $0.windowed = false },
+        flag("--minimize-on-blur", "Window",
+             "a playing video becomes the corner thumbnail when another window takes the focus") { $0.minimizeOnBlur = true },
         value("--geometry", "WxH[+X+Y]", "Window", "window size and position, e.g. 800x600+10+10") {
             $0.geometry = try geometry($1) },
         value("--wid", "ID", "Window", "embed into this X11 window (decimal or 0x hex)") {

@@ -34,6 +34,9 @@ public struct ProgramOptions: Equatable, Sendable {
 
     // Window.
     public var windowed = false
+    /// The fullscreen window becomes the thumbnail when another application takes the
+    /// focus while a video plays (`--minimize-on-blur`).
+    public var minimizeOnBlur = false
     public var geometry: Geometry?
     /// An X11 window to live inside (`--wid`), as mpv does.
     public var parentWindow: UInt32?
