@@ -27,7 +27,7 @@ half() { convert "$work/shot.png" -resize 50% -strip "$out/$1.png"; }
 run() {
     "$bin" --title "Sunset at the harbour" --swipe-mode minimize --minimized-reset "$@" &
     pid=$!
-    sleep 3
+    sleep 6
 }
 stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
 window() { xdotool search --class mediaview | tail -1; }
@@ -35,14 +35,16 @@ window() { xdotool search --class mediaview | tail -1; }
 for scale in 1 2; do
     # Fullscreen with controls: the pointer over the track, a message showing.
     run --ui-scale "$scale" "$work/sunset.mp4"
-    xdotool key --window "$(window)" bracketright
     xdotool mousemove 800 $((720 - 30 * scale))
-    sleep 1.5
+    sleep 0.5
+    xdotool key --window "$(window)" bracketright
+    sleep 1
     shoot; half "fullscreen-${scale}x"
     # The info panel.
-    xdotool key --window "$(window)" I
     xdotool mousemove 640 300
-    sleep 1
+    sleep 0.5
+    xdotool key --window "$(window)" I
+    sleep 1.5
     shoot; half "info-panel-${scale}x"
     xdotool key --window "$(window)" I
     # The thumbnail, the pointer over it: cropped to it and its surroundings.

@@ -97,8 +97,15 @@ struct OverlayLayout: Equatable {
     /// side buttons' row), so a long info panel is cut rather than drawn over the track.
     var contentBottom: Int { (nameLine?.y ?? bounds.height) - scale.px(8) }
 
-    /// The widest a message may be: the window less the margins.
-    var messageWidth: Int { max(scale.px(40), bounds.width - 2 * margin) }
+    /// The columns messages and the info panel may use: between the side buttons, or the
+    /// window less its margins.
+    var noticeColumns: (left: Int, right: Int) {
+        let gap = scale.px(8)
+        return (previousButton.map { $0.maxX + gap } ?? margin, nextButton.map { $0.x - gap } ?? bounds.width - margin)
+    }
+
+    /// The widest a message may be.
+    var messageWidth: Int { max(scale.px(40), noticeColumns.right - noticeColumns.left) }
 
     /// Where messages of these sizes go, oldest first and each below the one before, at the
     /// left below the title; and the info panel of `panel` size at the right, or below the
@@ -106,7 +113,7 @@ struct OverlayLayout: Equatable {
     /// past `contentBottom` are left out (nil) rather than drawn over the controls.
     func place(messages: [(width: Int, height: Int)], panel: (width: Int, height: Int)?) -> (messages: [Rect?], panel: Rect?) {
         let gap = scale.px(8)
-        let left = previousButton.map { $0.maxX + gap } ?? margin
+        let (left, right) = noticeColumns
         var y = contentTop
         var boxes: [Rect?] = []
         var widest = 0
@@ -118,7 +125,6 @@ struct OverlayLayout: Equatable {
             y = box.maxY + gap
         }
         guard let p = panel else { return (boxes, nil) }
-        let right = (nextButton?.x ?? bounds.width - margin + gap) - gap
         let beside = Rect(x: right - p.width, y: contentTop, width: p.width, height: p.height)
         var box = beside
         if widest > 0 && beside.x < widest + margin {

@@ -69,12 +69,21 @@ extension MediaviewProgram {
 
         static func seconds(_ value: Any?) -> Double { value as? Double ?? -1 }
 
+        /// Moves the pointer onto the thumbnail (above its middle button) and waits until its
+        /// controls show over the green video, as a user waits to see them before clicking.
+        func hover(_ v: Viewer, _ c: (x: Int, y: Int, width: Int, height: Int)) throws {
+            try xdotool(["mousemove", "\(c.x + 213)", "\(c.y + 60)"])
+            let shown = v.probe.waitFor(timeout: 5) { !$0.matches(c.x + 267, c.y + 120, 0x008000, tolerance: 30) }
+            try #require(shown != nil, "the thumbnail's controls never showed")
+        }
+
         @Test("The thumbnail's skip buttons move the position 10 s forward and back")
         func skipButtons() throws {
             let clip = try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 30)
             let v = try start([clip], ["--no-audio", "--no-autoplay"])
             defer { v.stop() }
             let c = try minimize(v)
+            try hover(v, c)
             // Forward: right of the middle button, 36 px across (48 px button, 12 px gap).
             try xdotool(["mousemove", "\(c.x + 267)", "\(c.y + 120)", "click", "1"])
             let ahead = Self.seconds(try v.waitFor("time-pos") { Self.seconds($0) > 9 })
@@ -91,11 +100,15 @@ extension MediaviewProgram {
             let v = try start([clip], ["--no-autoplay"])
             defer { v.stop() }
             let c = try minimize(v)
+            try hover(v, c)
             // The slider: 64 px left of the speaker at the bottom right; a quarter of the way in.
             try xdotool(["mousemove", "\(c.x + 317 + 16)", "\(c.y + 204)", "click", "1"])
             let quarter = try v.waitFor("volume") { ($0 as? Double) == 25 }
             #expect(quarter as? Double == 25, "volume after the click: \(String(describing: quarter))")
-            try xdotool(["mousemove", "\(c.x + 403)", "\(c.y + 204)", "click", "--repeat", "2", "--delay", "60", "4"])
+            try xdotool(["mousemove", "\(c.x + 403)", "\(c.y + 204)"])
+            try xdotool(["click", "4"])
+            #expect(try v.waitFor("volume") { ($0 as? Double) == 30 } as? Double == 30, "one wheel step up")
+            try xdotool(["click", "4"])
             let louder = try v.waitFor("volume") { ($0 as? Double) == 35 }
             #expect(louder as? Double == 35, "two wheel steps up: \(String(describing: louder))")
             #expect(v.geometry()?.width == 427, "the wheel over the speaker does not resize")
