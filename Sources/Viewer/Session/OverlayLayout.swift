@@ -97,6 +97,12 @@ struct OverlayLayout: Equatable {
     /// side buttons' row), so a long info panel is cut rather than drawn over the track.
     var contentBottom: Int { (nameLine?.y ?? bounds.height) - scale.px(8) }
 
+    /// The lowest row the info panel may reach: above where subtitles usually sit (a fifth
+    /// of the window above their floor), but never less than half the room under the title.
+    var panelBottom: Int {
+        max(subtitleFloor - max(scale.px(72), bounds.height / 5), contentTop + (contentBottom - contentTop) / 2)
+    }
+
     /// The columns messages and the info panel may use: between the side buttons, or the
     /// window less its margins.
     var noticeColumns: (left: Int, right: Int) {
@@ -133,7 +139,7 @@ struct OverlayLayout: Equatable {
         }
         box.x = max(left, box.x)
         box.width = min(box.width, right - box.x)
-        box.height = min(box.height, contentBottom - box.y)
+        box.height = min(box.height, panelBottom - box.y)
         return (boxes, box.height > 0 && box.width > 0 ? box : nil)
     }
 

@@ -72,6 +72,7 @@ extension MediaviewProgram {
         /// Moves the pointer onto the thumbnail (above its middle button) and waits until its
         /// controls show over the green video, as a user waits to see them before clicking.
         func hover(_ v: Viewer, _ c: (x: Int, y: Int, width: Int, height: Int)) throws {
+            try xdotool(["mousemove", "100", "100"])
             try xdotool(["mousemove", "\(c.x + 213)", "\(c.y + 60)"])
             let shown = v.probe.waitFor(timeout: 5) { !$0.matches(c.x + 267, c.y + 120, 0x008000, tolerance: 30) }
             try #require(shown != nil, "the thumbnail's controls never showed")
@@ -88,6 +89,7 @@ extension MediaviewProgram {
             try xdotool(["mousemove", "\(c.x + 267)", "\(c.y + 120)", "click", "1"])
             let ahead = Self.seconds(try v.waitFor("time-pos") { Self.seconds($0) > 9 })
             #expect(ahead > 9 && ahead < 11, "after +10 s: \(ahead)")
+            try hover(v, c)
             try xdotool(["mousemove", "\(c.x + 159)", "\(c.y + 120)", "click", "1"])
             let back = Self.seconds(try v.waitFor("time-pos") { Self.seconds($0) < 1 })
             #expect(back >= 0 && back < 1, "after -10 s: \(back)")
@@ -105,6 +107,7 @@ extension MediaviewProgram {
             try xdotool(["mousemove", "\(c.x + 317 + 16)", "\(c.y + 204)", "click", "1"])
             let quarter = try v.waitFor("volume") { ($0 as? Double) == 25 }
             #expect(quarter as? Double == 25, "volume after the click: \(String(describing: quarter))")
+            try hover(v, c)
             try xdotool(["mousemove", "\(c.x + 403)", "\(c.y + 204)"])
             try xdotool(["click", "4"])
             #expect(try v.waitFor("volume") { ($0 as? Double) == 30 } as? Double == 30, "one wheel step up")

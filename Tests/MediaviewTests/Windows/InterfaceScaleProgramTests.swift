@@ -8,7 +8,7 @@ extension MediaviewProgram {
     /// glyphs drawn at that size rather than blown up.
     @Suite struct InterfaceScaleProgramTests {
         struct Measured {
-            /// Rows of the track's bar (red lightened by its white), in the window's middle column.
+            /// Rows of the track's bar (red lightened by its white), a quarter of the way across.
             var band: Int
             /// Rows holding the time label's glyphs.
             var text: Int
@@ -40,7 +40,7 @@ extension MediaviewProgram {
                 (img.height - 200..<img.height).contains { !img.matches(24, $0, 0xFF0000, tolerance: 30) }
             }, "no track drawn")
             let band = (img.height - 200..<img.height).filter { y in
-                let p = img.pixel(img.width / 2, y)
+                let p = img.pixel(img.width / 4, y)
                 return (p >> 16) & 0xFF > 100 && (p >> 8) & 0xFF > 40
             }.count
             func white(_ p: UInt32) -> Bool { (p >> 16) & 0xFF > 190 && (p >> 8) & 0xFF > 190 && p & 0xFF > 190 }
