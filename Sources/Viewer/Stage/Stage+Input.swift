@@ -27,8 +27,7 @@ extension Stage {
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
             controls.movedAt = now
-            controls.pointerInside = true
-            if isMinimized { needsRedraw = true }
+            if isMinimized { controls.pointerInside = true; needsRedraw = true }
             let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
             if held, gestures.scrubbing, let v = view, let hit = trackHit() {
                 // Dragging along the track scrubs.
