@@ -17,7 +17,10 @@ extension MediaviewProgram {
 
             func geometry() -> (x: Int, y: Int, width: Int, height: Int)? { probe.geometry(of: window) }
 
-            func property(_ name: String) throws -> Any? { try client.request(["get_property", name], id: 1)["data"] }
+            /// A fresh request id each time: the client finds replies by id among all it received.
+            func property(_ name: String) throws -> Any? {
+                try client.request(["get_property", name], id: Int.random(in: 1...Int(Int32.max)))["data"]
+            }
 
             /// Waits until `condition` holds for the property's value.
             func waitFor(_ name: String, timeout: Double = 5, _ condition: (Any?) -> Bool) throws -> Any? {
