@@ -3,7 +3,7 @@ import Windowing
 
 /// The controls a thumbnail shows while the pointer is over it, as picture-in-picture
 /// windows do and a little further: restore at the top left, close at the top right,
-/// play/pause in the middle between 10 seconds back and forward, the sound's volume at the
+/// play/pause at the bottom centre between 10 seconds back and forward, the sound's volume at the
 /// bottom right (a speaker that mutes, a slider, the wheel over either), and a progress line
 /// along the bottom that shows the time under the pointer. A click anywhere else restores,
 /// as a click on any thumbnail does.
@@ -36,10 +36,11 @@ struct ThumbnailControls {
 
     private var button: Int { max(scale.px(20), min(scale.px(36), bounds.height / 5)) }
     private var margin: Int { scale.px(6) }
-    /// The big button in the middle.
+    /// The big button, centred along the bottom above the progress line: the middle stays
+    /// free, since a click on a thumbnail's picture restores it.
     var playButton: Rect {
         let side = button * 4 / 3
-        return Rect(x: (bounds.width - side) / 2, y: (bounds.height - side) / 2, width: side, height: side)
+        return Rect(x: (bounds.width - side) / 2, y: bounds.height - scale.px(18) - side, width: side, height: side)
     }
     var skipBackButton: Rect {
         let p = playButton

@@ -77,7 +77,7 @@ extension MediaviewProgram {
         func hover(_ v: Viewer, _ c: (x: Int, y: Int, width: Int, height: Int)) throws {
             try xdotool(["mousemove", "100", "100"])
             try xdotool(["mousemove", "\(c.x + 213)", "\(c.y + 60)"])
-            let shown = v.probe.waitFor(timeout: 5) { !$0.matches(c.x + 267, c.y + 120, 0x008000, tolerance: 30) }
+            let shown = v.probe.waitFor(timeout: 5) { !$0.matches(c.x + 267, c.y + 198, 0x008000, tolerance: 30) }
             try #require(shown != nil, "the thumbnail's controls never showed")
         }
 
@@ -88,12 +88,12 @@ extension MediaviewProgram {
             defer { v.stop() }
             let c = try minimize(v)
             try hover(v, c)
-            // Forward: right of the middle button, 36 px across (48 px button, 12 px gap).
-            try xdotool(["mousemove", "\(c.x + 267)", "\(c.y + 120)", "click", "1"])
+            // Forward: right of the play button at the bottom centre, 36 px across (48 px button, 12 px gap).
+            try xdotool(["mousemove", "\(c.x + 267)", "\(c.y + 198)", "click", "1"])
             let ahead = Self.seconds(try v.waitFor("time-pos") { Self.seconds($0) > 9 })
             #expect(ahead > 9 && ahead < 11, "after +10 s: \(ahead)")
             try hover(v, c)
-            try xdotool(["mousemove", "\(c.x + 159)", "\(c.y + 120)", "click", "1"])
+            try xdotool(["mousemove", "\(c.x + 159)", "\(c.y + 198)", "click", "1"])
             let back = Self.seconds(try v.waitFor("time-pos") { Self.seconds($0) < 1 })
             #expect(back >= 0 && back < 1, "after -10 s: \(back)")
             #expect(v.geometry()?.width == 427, "clicks on the controls do not restore")
