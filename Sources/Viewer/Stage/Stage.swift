@@ -231,7 +231,9 @@ final class Stage {
         needsRedraw = false
         guard let buf = surface.begin() else { return false }
         if let v = view, let band = v.trackBand(in: bounds) {
-            let showControls = controlsVisible(now: now) && !isMinimized
+            // While the window moves (a minimize under way) the pointer's last place says
+            // nothing of what it is over.
+            let showControls = controlsVisible(now: now) && !isMinimized && animation == nil && gestures.drag == nil
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
