@@ -3,6 +3,7 @@
 #   make            release build (.build/release/mediaview); installs missing packages
 #   make run        build, then play the bundled demo (headless: Xvfb + screenshots)
 #   make test       build the tests and run them in a private X/PulseAudio/HTTP setup
+#   make test-loaded  the same tests with both cores kept busy (stress-ng), as CI may be
 #   make install    PREFIX=/usr/local DESTDIR= (program, assets, desktop file, icons, man page)
 #   make uninstall  the same PREFIX and DESTDIR
 #   make deps       install only the missing Debian packages
@@ -10,6 +11,7 @@
 #   make test-asan  the tests under AddressSanitizer (.build/asan)
 #   make test-tsan  the tests under ThreadSanitizer (.build/tsan)
 #   make fuzz-media libFuzzer over demux, decode, scale and the still decoders
+#   make check-structure  the shape rules (function length, stored properties, file names)
 #
 # The Swift 6 toolchain itself is not a Debian package; it must be on PATH.
 
@@ -22,15 +24,15 @@ SHELL := /bin/bash
 DEBIAN_PACKAGES := \
 	pkg-config \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
-	libpulse-dev libwebp-dev libjpeg62-turbo-dev libexif-dev \
+	libpulse-dev libwebp-dev libjpeg62-turbo-dev libexif-dev libseccomp-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils \
-	libdbus-1-dev dbus playerctl xclip \
+	libdbus-1-dev dbus playerctl xclip socat python3-venv \
 	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
-	libavif-bin libheif-examples libjxl-tools
+	libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl stress-ng
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time
@@ -58,7 +60,7 @@ TEST_FLAGS ?= --no-parallel
 # A hung test must not hang CI forever.
 TEST_TIMEOUT ?= 3600
 
-.PHONY: all build deps check-swift run test test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
+.PHONY: venv all build deps check-swift check-structure run test test-loaded test-asan test-tsan bench fuzz fuzz-media install install-files uninstall clean demo-assets
 
 all: build
 
@@ -100,20 +102,56 @@ run: build
 	TESTENV_SERVICES="x11 pulse" TESTENV_QUIET=1 scripts/testenv.sh \
 		scripts/run-headless.sh "$(CURDIR)/$(BIN)" $(ARGS)
 
+# The shape the code keeps (scripts/structure-report.py): no function over 60 lines, no class
+# or actor over 20 stored properties, each file named for its main type, nothing outside
+# MediaView reaching into its session or settings. STRUCTURE_FAIL=1 (the default) fails on a
+# breach; 0 only prints the figures and the breaches.
+STRUCTURE_FAIL ?= 1
+# What `make test` runs it with: every module keeps the rules, so a breach fails the run
+# (TEST_STRUCTURE_FAIL=0 only reports, for a work-in-progress tree).
+TEST_STRUCTURE_FAIL ?= 1
+
+check-structure:
+	python3 scripts/structure-report.py $(if $(filter 1,$(STRUCTURE_FAIL)),--check)
+
 # The example app, built as a package that depends on this one. SwiftPM's first build of it
 # after a source file was added to this package can miss the new file (seen with 6.3: "cannot
 # find type" for the new one); a second build always sees it, so a failure is retried once.
 EXAMPLE_BUILD = $(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS) 2>/dev/null || \
 	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
 
+# The real mpv IPC clients the Remote tests drive, in a virtual environment of the
+# build's own (pip's default index): python-mpv-jsonipc, used as its documentation shows.
+VENV := .build/venv
+IPC_CLIENTS := python-mpv-jsonipc==1.5.0
+
+$(VENV)/.installed:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(IPC_CLIENTS)
+	touch $@
+
+venv: $(VENV)/.installed
+
 # Building outside the environment keeps the long compile from holding an
 # Xvfb and a sound server, and keeps `swift test` itself a pure test run.
-test: deps check-swift
+test: deps check-swift venv
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory check-structure STRUCTURE_FAIL=$(TEST_STRUCTURE_FAIL)
 	@# The example app is built as a package that depends on this one, as an app would.
 	$(EXAMPLE_BUILD)
 	@SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS) $(SWIFT_FLAGS)" TEST_TIMEOUT="$(TEST_TIMEOUT)" \
 		scripts/testenv.sh scripts/run-tests.sh
+
+# The tests on a busy machine: stress-ng keeps two CPU workers running for the whole of
+# `make test`, so a test that passes only when it has the machine to itself fails here.
+# Only the stress-ng started here is stopped, by its PID, whatever the tests' outcome.
+STRESS_CPUS ?= 2
+test-loaded: deps
+	@stress-ng --cpu $(STRESS_CPUS) --timeout $(TEST_TIMEOUT) --quiet & stress=$$!; \
+	echo "test-loaded: stress-ng --cpu $(STRESS_CPUS) running as PID $$stress"; \
+	status=0; $(MAKE) --no-print-directory test || status=$$?; \
+	kill $$stress 2>/dev/null || true; wait $$stress 2>/dev/null || true; \
+	exit $$status
 
 # The same tests under a sanitizer, each in its own scratch path so the normal build stays
 # as it is. The Swift toolchain brings clang's sanitizer runtimes, so no package is added.
@@ -157,7 +195,7 @@ test-tsan: deps check-swift
 	scripts/sanitizers/reports.sh .build/tsan/reports || status=1; exit $$status
 
 # Side by side with mpv and feh under a private Xvfb; writes bench-results/latest.md and
-# the table in README.md. BENCH_RUNS=N for more runs (see scripts/bench.sh for the knobs).
+# the table in docs/performance.md. BENCH_RUNS=N for more runs (see scripts/bench.sh for the knobs).
 bench: build
 	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES)"
 	MEDIAVIEW_BIN="$(BIN)" scripts/bench.sh
@@ -198,6 +236,7 @@ install: build
 install-files:
 	install -d "$(BINDIR)" "$(DATADIR)" "$(APPSDIR)" "$(MANDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/mediaview"
+	install -D -m 755 "$(dir $(BIN))mediaview-worker" "$(DESTDIR)$(PREFIX)/libexec/mediaview/mediaview-worker"
 	cp -R assets/. "$(DATADIR)/"
 	rm -f "$(DATADIR)/mediaview.desktop"
 	install -m 644 assets/mediaview.desktop "$(APPSDIR)/mediaview.desktop"
@@ -209,6 +248,7 @@ install-files:
 
 uninstall:
 	rm -f "$(BINDIR)/mediaview" "$(APPSDIR)/mediaview.desktop" "$(MANDIR)/mediaview.1"
+	rm -rf "$(DESTDIR)$(PREFIX)/libexec/mediaview"
 	for size in $(ICON_SIZES); do rm -f "$(ICONDIR)/$$size/apps"/mediaview.*; done
 	rm -rf "$(DATADIR)"
 

@@ -10,7 +10,9 @@ let package = Package(
     products: [
         .library(name: "Viewer", targets: ["Viewer"]),
         .library(name: "MPRIS", targets: ["MPRIS"]),
+        .library(name: "ViewerUIKitCompat", targets: ["ViewerUIKitCompat"]),
         .executable(name: "mediaview", targets: ["mediaview"]),
+        .executable(name: "mediaview-worker", targets: ["mediaview-worker"]),
     ],
     targets: [
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
@@ -36,17 +38,25 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
         // libass draws subtitles over the video.
         .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass"),
-        .target(name: "Playback", dependencies: ["CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+        // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
+        // fd passing: C because Landlock has no libc wrapper and SCM_RIGHTS needs CMSG macros.
+        .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "Playback", dependencies: ["CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
         .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        // MediaView's spellings that need Foundation (CGFloat, Notification), kept out of
+        // Viewer so the program stays free of Foundation.
+        .target(name: "ViewerUIKitCompat", dependencies: ["Viewer"]),
         // A queue as an MPRIS2 player on the session bus, through the queue's public API.
         .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.
         .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
+        // Decodes stills for the viewer in a sandboxed process (no files, no network, seccomp).
+        .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Windowing"]),

@@ -5,7 +5,7 @@
 # under a private Xvfb (display number below 10: mpv uses MIT-SHM only there) with a
 # private PulseAudio null sink (scripts/testenv.sh's), each case BENCH_RUNS times,
 # alternating ours and the peers, and prints a table of medians and ratios. The table
-# goes to bench-results/latest.md and into README.md between the bench-table markers;
+# goes to bench-results/latest.md and into docs/performance.md between the bench-table markers;
 # every sample is kept in bench-results/samples.tsv.
 #
 #   (a) untimed display of 300 frames of 1080p30 H.264 into a 1280x720 window
@@ -31,7 +31,7 @@
 #   BENCH_CASES       which cases (default "a a2 b c d e f g h i m p gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
-#   BENCH_NO_README   1 to leave README.md alone
+#   BENCH_NO_DOCS     1 to leave docs/performance.md alone
 #
 # Timings are not assertions: the bench is never part of `make test`, and its exit status
 # only says whether it could run.
@@ -58,5 +58,5 @@ scripts/bench/make-media.sh "$BENCH_MEDIA" || { echo "bench: could not make the 
 TESTENV_SERVICES=pulse TESTENV_QUIET=1 scripts/testenv.sh scripts/bench/run-cases.sh || exit $?
 
 args=("$BENCH_OUT/samples.tsv" "$BENCH_OUT/latest.md")
-[ "${BENCH_NO_README:-0}" = 1 ] || args+=(--readme "$repo/README.md")
+[ "${BENCH_NO_DOCS:-0}" = 1 ] || args+=(--doc "$repo/docs/performance.md")
 /usr/bin/python3 scripts/bench/report.py "${args[@]}"

@@ -7,7 +7,7 @@ let package = Package(
     name: "SeedClient",
     dependencies: [.package(name: "mediaview", path: "../..")],
     targets: [
-        .executableTarget(name: "SeedClient", dependencies: [.product(name: "Viewer", package: "mediaview")]),
+        .executableTarget(name: "SeedClient", dependencies: [.product(name: "ViewerUIKitCompat", package: "mediaview")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/keysym.h>
+// XKBlib: detectable auto-repeat, so a held key is told from a key pressed again.
 #include <X11/XKBlib.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xrandr.h>

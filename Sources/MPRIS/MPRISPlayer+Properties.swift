@@ -8,28 +8,43 @@ import Viewer
 extension MPRISPlayer {
     /// The root interface's properties: what the player is and can do as an application.
     func rootProperties() -> [String: BusValue] {
-        ["CanQuit": .bool(true), "CanRaise": .bool(false), "HasTrackList": .bool(false),
+        ["CanQuit": .bool(true), "CanRaise": .bool(true), "HasTrackList": .bool(false),
          "Identity": .string(identity), "DesktopEntry": .string(identity),
-         // OpenUri is not offered: items come from the command line or the program's app.
-         "SupportedUriSchemes": .strings([]), "SupportedMimeTypes": .strings([])]
+         "SupportedUriSchemes": .strings(Self.schemes), "SupportedMimeTypes": .strings(Self.mimeTypes)]
     }
+
+    /// What OpenUri plays, as the desktop file declares it: pictures, animations, video, sound.
+    static let mimeTypes = [
+        "image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff", "image/avif", "image/heif",
+        "image/heic", "image/jxl", "image/svg+xml", "video/mp4", "video/webm", "video/x-matroska", "video/quicktime",
+        "video/x-msvideo", "video/mpeg", "video/ogg", "audio/mpeg", "audio/ogg", "audio/flac", "audio/x-wav",
+        "audio/wav", "audio/mp4", "audio/aac", "audio/opus", "audio/webm",
+    ]
+
+    /// The slowest and fastest play the speed keys allow.
+    static let rates = (min: 0.25, max: 4.0)
 
     /// The player interface's properties, for the presented view (or none).
     func playerProperties() -> [String: BusValue] {
         let v = queue.current
         let seekable = v.flatMap { length($0) } != nil
+        // Shuffle is left out, as the specification allows for a player that cannot shuffle.
         return ["PlaybackStatus": .string(playbackStatus), "LoopStatus": .string(v?.allowLooping == true ? "Track" : "None"),
-                "Rate": .double(1), "MinimumRate": .double(1), "MaximumRate": .double(1), "Shuffle": .bool(false),
-                "Metadata": .dictionary(v.map(metadata) ?? []), "Volume": .double(v.map { $0.isMuted ? 0 : $0.volume } ?? 1),
-                "Position": .int64(v.map { Int64($0.position * 1_000_000) } ?? 0),
+                "Rate": .double(v?.playbackSpeed ?? 1), "MinimumRate": .double(Self.rates.min),
+                "MaximumRate": .double(Self.rates.max),
+                "Metadata": .dictionary(v.map(metadata) ?? []),
+                "Volume": .double(v?.isMuted == true ? 0 : volume ?? v?.volume ?? 1),
+                "Position": .int64(v.map(position) ?? 0),
                 "CanGoNext": .bool(queue.views.count > 1), "CanGoPrevious": .bool(queue.hasPrevious),
                 "CanPlay": .bool(v != nil), "CanPause": .bool(v?.isPlayable == true), "CanSeek": .bool(seekable),
                 "CanControl": .bool(true)]
     }
 
-    /// `Playing`, `Paused` or `Stopped` (nothing presented, or Stop was asked for).
+    /// `Playing`, `Paused` or `Stopped` (nothing presented, or Stop was asked for). A
+    /// still plays only in a slide show, where its time runs; otherwise it stands.
     var playbackStatus: String {
         guard let v = queue.current else { return "Stopped" }
+        if v.info?.kind == .image { return queue.presentation.autoExit ? "Playing" : "Paused" }
         if v.isPlaying { return "Playing" }
         return stopped ? "Stopped" : "Paused"
     }
@@ -42,9 +57,29 @@ extension MPRISPlayer {
         if let title { m.append(("xesam:title", .string(title))) }
         if let source { m.append(("xesam:url", .string(Self.uri(source)))) }
         if let artist = v.info?.artist { m.append(("xesam:artist", .strings([artist]))) }
+        if let album = v.info?.album { m.append(("xesam:album", .string(album))) }
         if let l = length(v) { m.append(("mpris:length", .int64(l))) }
-        if let art = v.thumbnailURL { m.append(("mpris:artUrl", .string(Self.uri(art)))) }
+        if let art = coverFile(v) ?? v.thumbnailURL { m.append(("mpris:artUrl", .string(Self.uri(art)))) }
         return m
+    }
+
+    /// A file of the cover embedded in a sound file, written once into the cache
+    /// directory: widgets read artUrl as a file, and the cover is only inside the media.
+    func coverFile(_ v: MediaView) -> String? {
+        guard v.info?.kind == .audio, v.info?.hasCoverArt == true else { return nil }
+        let id = trackID(v)
+        if let done = covers[id] { return done }
+        guard let png = v.pictureAsPNG() else { return nil }
+        let dir = CacheManager.shared.directory + "/mpris-art"
+        mkdir(CacheManager.shared.directory, 0o700)
+        mkdir(dir, 0o700)
+        let path = dir + "/cover-\(getpid())-\(covers.count).png"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard png.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == png.count else { return nil }
+        covers[id] = path
+        return path
     }
 
     /// Properties that change, and the one that is read, never signalled: the position.
@@ -86,16 +121,27 @@ extension MPRISPlayer {
         switch (interface, property, value) {
         case (Self.playerInterface, "Volume", .double(let level)):
             guard level.isFinite else { return call.error(BusErrorName.invalidArgs, "Volume must be a finite number") }
-            // MPRIS allows more than 1 (amplification); this player's sound stops at full.
-            v?.volume = max(0, min(1, level))
-            if level > 0 { v?.isMuted = false }
+            // The player's volume, not the item's: the next item plays at it too. MPRIS
+            // allows more than 1 (amplification); this player's sound stops at full.
+            volume = max(0, min(1, level))
+            for view in queue.playlist {
+                view.volume = max(0, min(1, level))
+                if level > 0 { view.isMuted = false }
+            }
+        case (Self.playerInterface, "Rate", .double(let rate)):
+            // 0 is a pause, as the specification asks; the rest must be a speed the player has.
+            if rate == 0 { v?.pause(); return call.reply() }
+            guard rate.isFinite, rate >= Self.rates.min, rate <= Self.rates.max else {
+                return call.error(BusErrorName.invalidArgs, "Rate is 0.25 to 4, got \(rate)")
+            }
+            queue.execute(.speed(.set(rate)))
         case (Self.playerInterface, "LoopStatus", .string(let loop)):
             guard ["None", "Track", "Playlist"].contains(loop) else {
                 return call.error(BusErrorName.invalidArgs, "LoopStatus is None, Track or Playlist, got '\(loop)'")
             }
             v?.allowLooping = loop != "None"
-        case (Self.playerInterface, "Volume", _), (Self.playerInterface, "LoopStatus", _):
-            let wanted = property == "Volume" ? "a double (d)" : "a string (s)"
+        case (Self.playerInterface, "Volume", _), (Self.playerInterface, "LoopStatus", _), (Self.playerInterface, "Rate", _):
+            let wanted = property == "LoopStatus" ? "a string (s)" : "a double (d)"
             return call.error(BusErrorName.invalidArgs, "\(property) takes \(wanted), got '\(value.signature)'")
         default:
             return call.error(BusErrorName.propertyReadOnly, "\(property) cannot be set")
@@ -119,6 +165,12 @@ extension MPRISPlayer {
     /// Seeked when the position jumped (a seek, a new item, a loop) rather than played on.
     func publishChanges() {
         guard bus.isConnected else { return }
+        if let v = queue.current {
+            hear(v)
+            // An item that came after the volume was set plays at it too.
+            if let level = volume, abs(v.volume - level) > 0.0001 { v.volume = level }
+            if let t = seekTarget, t.view != ObjectIdentifier(v) || v.position != 0 { seekTarget = nil }
+        }
         let now = playerProperties()
         var changed: [(String, BusValue)] = []
         for (key, value) in now.sorted(by: { $0.key < $1.key })

@@ -33,6 +33,14 @@ public final class MPRISPlayer {
     var stopped = false
     /// Where the presented view was at the last turn, to tell a seek from playing on.
     var lastPosition: (view: ObjectIdentifier?, seconds: Double, at: Double) = (nil, 0, 0)
+    /// The volume set through MPRIS: the player's, kept for every item that comes later.
+    var volume: Double?
+    /// A seek not landed yet: its view and target (the player's clock reads 0 until then).
+    var seekTarget: (view: ObjectIdentifier, seconds: Double)?
+    /// Views this player hears seeks from.
+    var heard: Set<ObjectIdentifier> = []
+    /// Cover pictures written out for `mpris:artUrl`, by track id.
+    var covers: [String: String] = [:]
 
     /// Connects to the bus at `busAddress`, takes the MPRIS name and starts answering on
     /// `queue`'s loop. Throws, with libdbus's reason, when there is no bus to talk to.
@@ -82,6 +90,7 @@ public final class MPRISPlayer {
         switch member {
         case "Raise":
             guard args.isEmpty else { return wrongArguments(call, "Raise takes no arguments") }
+            queue.raiseWindow()
             return call.reply()
         case "Quit":
             guard args.isEmpty else { return wrongArguments(call, "Quit takes no arguments") }
@@ -121,8 +130,7 @@ public final class MPRISPlayer {
                 v.seek(by: Double(at) / 1_000_000 - v.position)
             }
         case ("OpenUri", "s"):
-            return call.error("org.mpris.MediaPlayer2.Player.Error.NotSupported",
-                              "OpenUri is not supported (\(args[0].text ?? ""))")
+            return openURI(call, args[0].text ?? "")
         case ("Play", _), ("Pause", _), ("PlayPause", _), ("Stop", _), ("Next", _), ("Previous", _):
             return wrongArguments(call, "\(member) takes no arguments")
         case ("Seek", _):
@@ -137,6 +145,34 @@ public final class MPRISPlayer {
         return call.reply()
     }
 
+    /// OpenUri: the item is made as a dropped one is and shown now, the one on screen
+    /// staying in the history.
+    private func openURI(_ call: BusMessage, _ uri: String) -> BusMessage? {
+        var source = uri
+        if uri.hasPrefix("file://") { source = Self.path(fromFileURI: uri) }
+        guard !source.isEmpty, source.hasPrefix("/") || Self.schemes.contains(where: { uri.hasPrefix($0 + "://") }),
+              let make = queue.presentation.makeView else {
+            return call.error(BusErrorName.invalidArgs, "cannot open '\(uri)': not a file path or an http(s) URL")
+        }
+        queue.queue(mediaViews: [make(source)], presentingFirst: true)
+        return call.reply()
+    }
+
+    /// The path of a `file://` URI, %-escapes decoded.
+    static func path(fromFileURI uri: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(uri.dropFirst("file://".count).utf8)[...]
+        while let b = rest.popFirst() {
+            if b == UInt8(ascii: "%"), rest.count >= 2, let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     func wrongArguments(_ call: BusMessage, _ text: String) -> BusMessage? {
         call.error(BusErrorName.invalidArgs, "\(text), got (\(call.signature))")
     }
@@ -146,9 +182,35 @@ public final class MPRISPlayer {
         "/org/mediaview/track/\(UInt(bitPattern: ObjectIdentifier(v).hashValue))"
     }
 
-    /// The media's length in microseconds, when it is known.
+    /// The media's length in microseconds, when it is known. A still lasts what
+    /// `--image-duration` gives it in a slide show (`autoExit`), and has no length when it
+    /// stays until the user moves on.
     func length(_ v: MediaView) -> Int64? {
+        if v.info?.kind == .image { return queue.presentation.autoExit ? Int64(v.imageDuration * 1_000_000) : nil }
         guard let d = v.info?.duration, d.isFinite, d > 0 else { return nil }
         return Int64(d * 1_000_000)
+    }
+
+    /// Where the presented view is, in microseconds: a seek's target until it lands.
+    func position(_ v: MediaView) -> Int64 {
+        if let t = seekTarget, t.view == ObjectIdentifier(v), v.position == 0 { return Int64(t.seconds * 1_000_000) }
+        return Int64(v.position * 1_000_000)
+    }
+
+    /// Starts hearing `v`'s seeks (once per view).
+    func hear(_ v: MediaView) {
+        guard heard.insert(ObjectIdentifier(v)).inserted else { return }
+        v.addObserver(self)
+    }
+
+    /// URI schemes OpenUri takes.
+    static let schemes = ["file", "http", "https"]
+}
+
+/// The seeks of the views: the position reads the target until the player has decoded it.
+extension MPRISPlayer: MediaViewDelegate {
+    /// Remembers the target of a seek of the presented view.
+    public func mediaView(_ mediaView: MediaView, didSeekTo position: Double) {
+        seekTarget = (ObjectIdentifier(mediaView), position)
     }
 }

@@ -29,7 +29,14 @@ public final class ScreenProbe {
     /// Pixels of a rectangle of one window.
     public func grab(window: UInt, x: Int, y: Int, width w: Int, height h: Int) -> Image {
         XSync(display, 0)
-        guard let img = XGetImage(display, window, Int32(x), Int32(y), UInt32(w), UInt32(h), cx11_all_planes, ZPixmap) else {
+        // A window that is being unmapped or moved off screen makes XGetImage fail with
+        // BadMatch, and Xlib's default handler would end the whole test process: for the
+        // grab, an error is an empty picture, which the waits look at again.
+        let previous = XSetErrorHandler { _, _ in 0 }
+        let grabbed = XGetImage(display, window, Int32(x), Int32(y), UInt32(w), UInt32(h), cx11_all_planes, ZPixmap)
+        XSync(display, 0)
+        XSetErrorHandler(previous)
+        guard let img = grabbed else {
             return Image(width: 0, height: 0, pixels: [])
         }
         defer { _ = cx11_destroy_image(img) }

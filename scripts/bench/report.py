@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""scripts/bench/report.py SAMPLES OUT.md [--readme README.md]
+"""scripts/bench/report.py SAMPLES OUT.md [--doc docs/performance.md]
 
 Turns the bench's samples (case, subject, metric, value per line) into a markdown table of
-medians and ratios against the targets, prints it, writes OUT.md and, with --readme, replaces
-the part of the README between the bench-table markers.
+medians and ratios against the targets, prints it, writes OUT.md and, with --doc, replaces
+the part of that page between the bench-table markers.
 
 Cases kept in files of their own add their rows from scripts/bench/rows-NAME.py: each defines
 `rows(b)`, where `b` is the Bench below (its samples and the helpers med, fmt, ratio, verdict,
@@ -56,8 +56,8 @@ class Bench:
 def main():
     args = sys.argv[1:]
     readme = None
-    if "--readme" in args:
-        i = args.index("--readme")
+    if "--doc" in args:
+        i = args.index("--doc")
         readme = args[i + 1]
         del args[i:i + 2]
     samples_path, out_path = args

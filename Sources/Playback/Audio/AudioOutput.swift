@@ -23,6 +23,8 @@ public final class AudioOutput: @unchecked Sendable {
     private var acceptedSerial = 0
     /// A flush put the stream back into prebuffering; see `write`.
     private var restartPending = false
+    /// An atomic rather than the main loop's lock: one flag, set by close() while the decode
+    /// thread may be waiting inside that lock for room in the server's buffer.
     private let aborted = Atomic<Bool>(false)
 
     /// Properties that make the desktop's mixer show and control the stream properly.

@@ -1,8 +1,8 @@
 /// Where the output of an exact seek's generation starts: what decodes before it is
 /// decoded (later frames are predicted from it) but not shown or heard.
-struct ExactStart {
+struct ExactStart: Sendable, Equatable {
     /// Which frame the picture starts with.
-    enum Frame: Equatable {
+    enum Frame: Equatable, Sendable {
         /// The frame on screen at the target: a seek lands where the user asked.
         case atTarget
         /// The last frame that starts before the target: a step back from the frame

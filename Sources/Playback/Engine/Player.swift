@@ -1,7 +1,7 @@
 /// Plays one source: opens it on threads of its own, hands the main loop each picture when
 /// it is due (`nextFrame()`) and plays the sound through PulseAudio.
 ///
-/// The work is done by a `PlayerEngine` whose threads hold the engine, not this object, so
+/// The work is done by a `PlayerEngine` whose threads hold its stages, not this object, so
 /// dropping the last reference to a player stops its threads and its sound (deinit closes
 /// it), as dropping a file handle closes the file. `close()` does the same earlier.
 /// Everything but `close()` is for the thread that owns the player (the main loop), so

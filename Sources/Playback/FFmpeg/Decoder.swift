@@ -17,8 +17,18 @@ final class Decoder: @unchecked Sendable {
 
     /// `lowres`: decode at 1/2^lowres of the size where the codec can (capped by its
     /// `max_lowres`; 0 everywhere but JPEG and a few old codecs).
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, lowres: Int = 0) throws(AVError) {
-        let par = stream.pointee.codecpar!
+    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, lowres: Int = 0) throws(AVError) {
+        try self.init(codec: stream.pointee.codecpar!, timeBase: stream.pointee.time_base, threads: threads,
+                      maxPixels: maxPixels, lowres: lowres)
+    }
+
+    /// A decoder for a stream known by its parameters alone (`StreamParameters`).
+    convenience init(parameters: StreamParameters, threads: Int, maxPixels: Int) throws(AVError) {
+        try self.init(codec: parameters.raw, timeBase: parameters.timeBase, threads: threads, maxPixels: maxPixels, lowres: 0)
+    }
+
+    private init(codec par: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, maxPixels: Int,
+                 lowres: Int) throws(AVError) {
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(par.pointee.codec_id))
             throw AVError(message: "no decoder for codec \(name)")
@@ -27,7 +37,7 @@ final class Decoder: @unchecked Sendable {
         var cp: UnsafeMutablePointer<AVCodecContext>? = c
         do {
             try check(avcodec_parameters_to_context(c, par), "bad codec parameters")
-            c.pointee.pkt_timebase = stream.pointee.time_base
+            c.pointee.pkt_timebase = timeBase
             // Frame and slice threads from libavcodec itself; 0 = one per core.
             c.pointee.thread_count = Int32(threads)
             c.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
@@ -41,7 +51,7 @@ final class Decoder: @unchecked Sendable {
             throw error
         }
         ctx = c
-        timeBase = stream.pointee.time_base
+        self.timeBase = timeBase
     }
 
     /// libavcodec threads for playing `stream` in real time: as few as its pixel rate needs.

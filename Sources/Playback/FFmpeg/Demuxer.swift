@@ -54,7 +54,8 @@ final class Demuxer: @unchecked Sendable {
         defer { av_dict_free(&dict) }
         for (k, v) in options.formatOptions(for: route.url) { av_dict_set(&dict, k, v, 0) }
         var cp: UnsafeMutablePointer<AVFormatContext>? = c
-        let status = avformat_open_input(&cp, route.url, nil, &dict)
+        // The URL's bytes, not its text: a file name that is not UTF-8 opens as it is named.
+        let status = FileName.withCString(route.url) { avformat_open_input(&cp, $0, nil, &dict) }
         guard status >= 0, let opened = cp else {
             // avformat_open_input frees the context on failure (but not a custom pb).
             let reason = route.io?.failure
@@ -102,7 +103,7 @@ final class Demuxer: @unchecked Sendable {
             guard let c = list[i] else { return nil }
             let start = Double(c.pointee.start) * av_q2d(c.pointee.time_base)
             guard start.isFinite, start >= 0 else { return nil }
-            return Chapter(start: start, title: PlayerEngine.tag(c.pointee.metadata, "title"))
+            return Chapter(start: start, title: StreamFacts.tag(c.pointee.metadata, "title"))
         }.sorted { $0.start < $1.start }
     }
 
@@ -154,6 +155,9 @@ final class Demuxer: @unchecked Sendable {
 
 /// The state read by FFmpeg's interrupt callback: cancelled, or a read past its deadline.
 final class Interrupt: Sendable {
+    // Atomics rather than a lock: single words read by FFmpeg's interrupt callback many
+    // times a second during every blocking read, from the thread blocked in it, while
+    // close() or a new seek writes them from another.
     private let cancelled = Atomic<Bool>(false)
     /// Monotonic nanoseconds after which a blocking call gives up; 0 while idle.
     private let deadline = Atomic<UInt64>(0)

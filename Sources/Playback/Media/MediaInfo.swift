@@ -24,12 +24,16 @@ public struct MediaInfo: Sendable, Equatable {
     public var formatName: String
     public var videoCodec: String?
     public var audioCodec: String?
+    /// The file's own tags (ID3, Vorbis comments, MP4 atoms), as FFmpeg reads them.
     public var title: String?
+    /// The performer tag.
     public var artist: String?
     /// Clockwise degrees from the stream's display matrix, or a JPEG's EXIF orientation.
     public var rotation: Int
     /// Rates and channels, for the info panel.
     public var streams = StreamFacts()
+    /// The album tag, which desktop media widgets show under the title.
+    public var album: String?
 
     /// What the streams say about themselves; nil where the container does not say.
     public struct StreamFacts: Sendable, Equatable {

@@ -33,7 +33,7 @@ public enum MediaProbe {
     }
 
     public static func run(_ bytes: [UInt8], budget: Budget = Budget()) -> Outcome {
-        PlayerEngine.quietFFmpeg
+        FFmpegLog.quiet
         let work = Work(budget: budget)
         // One per input, as one player has one: a damaged profile is warned about once.
         let colour = PictureColour(displayProfile: nil, name: "input")
@@ -95,7 +95,7 @@ public enum MediaProbe {
         var video: Decoder?
         if v >= 0 {
             let par = d.stream(Int(v)).pointee.codecpar.pointee
-            // The player's own refusal (PlayerEngine.describe): no size, or over the budget.
+            // The player's own refusal (DemuxStage.describe): no size, or over the budget.
             if par.width > 0, par.height > 0, Int(par.width) * Int(par.height) <= work.budget.maxPixels {
                 video = try? Decoder(stream: d.stream(Int(v)), threads: 1, maxPixels: work.budget.maxPixels,
                                      lowres: bytes.count % 4)
@@ -108,6 +108,16 @@ public enum MediaProbe {
         let rate = Int(audio?.ctx.pointee.sample_rate ?? 0)
         let channels = min(2, max(1, Int(audio?.ctx.pointee.ch_layout.nb_channels ?? 1)))
         let resampler = (1...384_000).contains(rate) ? Resampler(outRate: rate, outChannels: channels) : nil
+        readTwice(d, work, streams: (Int(v), Int(a)), decoders: (video, audio), resampler: resampler, colour: colour)
+    }
+
+    /// Reads and decodes every packet of the picture and sound streams, twice (the second
+    /// time after a seek back to the start, as a loop plays), within the budget.
+    private static func readTwice(_ d: Demuxer, _ work: Work, streams: (video: Int, audio: Int),
+                                  decoders: (video: Decoder?, audio: Decoder?), resampler: Resampler?,
+                                  colour: PictureColour) {
+        let (video, audio) = decoders
+        let (v, a) = streams
         let packet = Packet()
         let frame = Frame()
         // As the player's video thread: embedded profiles (PNG iCCP, JPEG APP2, WebP ICCP)
@@ -135,7 +145,7 @@ public enum MediaProbe {
                 packets += 1
                 switch d.read(into: packet) {
                 case .packet:
-                    let dec = packet.streamIndex == Int(v) ? video : packet.streamIndex == Int(a) ? audio : nil
+                    let dec = packet.streamIndex == v ? video : packet.streamIndex == a ? audio : nil
                     if let dec {
                         _ = dec.send(packet)
                         drain(dec)

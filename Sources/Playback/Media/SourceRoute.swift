@@ -41,9 +41,10 @@ enum SourceRoute {
 
 extension SourceOptions {
     /// `$MEDIAVIEW_CA_FILE` (a private CA, as the tests use), else the system's bundle.
-    public static var defaultCAFile: String {
-        let env = ProcessInfo.processInfo.environment
-        if let p = env["MEDIAVIEW_CA_FILE"], !p.isEmpty { return p }
+    /// Read once: every queue item's options start from it, and building the environment
+    /// dictionary for each of a million items made queueing a big folder take minutes.
+    public static let defaultCAFile: String = {
+        if let p = ProcessInfo.processInfo.environment["MEDIAVIEW_CA_FILE"], !p.isEmpty { return p }
         return "/etc/ssl/certs/ca-certificates.crt"
-    }
+    }()
 }

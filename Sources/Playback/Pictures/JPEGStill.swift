@@ -111,6 +111,13 @@ struct JPEGStill {
             throw AVError(code: JPEGStill.truncatedCode, message: "truncated JPEG: " + String(cString: cjpeg_message(d)))
         }
         guard decoded == CJPEG_OK else { throw failure() }
+        describe(f, info: info, icc: icc)
+        return frame
+    }
+
+    /// Marks a decoded picture as FFmpeg's mjpeg decoder would: its aspect ratio, a key
+    /// frame, and its colour profile.
+    private func describe(_ f: UnsafeMutablePointer<AVFrame>, info: cjpeg_info, icc: [UInt8]?) {
         // FFmpeg's mjpeg decoder takes the JFIF density as the sample aspect ratio, whatever
         // its unit; so does this, or the same file would change shape between the two paths.
         if info.density_x > 0, info.density_y > 0 {
@@ -123,6 +130,5 @@ struct JPEGStill {
         if let icc, !icc.isEmpty, let sd = av_frame_new_side_data(f, AV_FRAME_DATA_ICC_PROFILE, icc.count) {
             sd.pointee.data.update(from: icc, count: icc.count)
         }
-        return frame
     }
 }

@@ -19,19 +19,22 @@ public enum PhotoMetadata {
     }
 
     /// The EXIF facts a photographer looks for, as label and value, in a fixed order;
-    /// only those the photo has.
+    /// only those the photo has. The date reads in the user's own way (`LC_TIME`), the
+    /// exposure as a photographer writes it ("f/1.8, 1/250 s, ISO 100, 35 mm") and the
+    /// place as degrees ("48.8584° N, 2.2945° E").
     public static func describe(path: String) -> [(label: String, value: String)] {
         guard let data = exif_data_new_from_file(path) else { return [] }
         defer { exif_data_unref(data) }
         var out: [(String, String)] = []
-        if let t = value(data, EXIF_TAG_DATE_TIME_ORIGINAL) ?? value(data, EXIF_TAG_DATE_TIME) { out.append(("Taken", t)) }
+        if let t = value(data, EXIF_TAG_DATE_TIME_ORIGINAL) ?? value(data, EXIF_TAG_DATE_TIME) {
+            out.append(("Taken", parseDate(t).map(PhotoFacts.localDate) ?? t))
+        }
         let camera = [value(data, EXIF_TAG_MAKE), value(data, EXIF_TAG_MODEL)].compactMap { $0 }
         if !camera.isEmpty { out.append(("Camera", cameraName(camera))) }
         if let lens = value(data, EXIF_TAG_LENS_MODEL) { out.append(("Lens", lens)) }
-        let exposure = [value(data, EXIF_TAG_EXPOSURE_TIME), value(data, EXIF_TAG_FNUMBER)].compactMap { $0 }
-        if !exposure.isEmpty { out.append(("Exposure", exposure.joined(separator: "  "))) }
-        if let iso = value(data, EXIF_TAG_ISO_SPEED_RATINGS) { out.append(("ISO", iso)) }
-        if let focal = value(data, EXIF_TAG_FOCAL_LENGTH) { out.append(("Focal length", focal)) }
+        let facts = PhotoFacts(data)
+        if let exposure = facts.exposure { out.append(("Exposure", exposure)) }
+        if let place = facts.place { out.append(("Place", place)) }
         return out
     }
 
@@ -41,7 +44,7 @@ public enum PhotoMetadata {
         return parts.joined(separator: " ")
     }
 
-    private static func value(_ data: UnsafeMutablePointer<ExifData>, _ tag: ExifTag) -> String? {
+    static func value(_ data: UnsafeMutablePointer<ExifData>, _ tag: ExifTag) -> String? {
         guard let entry = mv_exif_entry(data, tag) else { return nil }
         var buffer = [CChar](repeating: 0, count: 256)
         guard exif_entry_get_value(entry, &buffer, UInt32(buffer.count)) != nil else { return nil }

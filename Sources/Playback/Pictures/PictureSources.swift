@@ -25,7 +25,7 @@ enum PictureSources {
         guard url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
         let name = Demuxer.displayName(path)
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: PictureFormat.headSize)

@@ -51,6 +51,47 @@ final class SVGPicture: PictureSource {
         scale = min(scale, Double(SVGPicture.largestSide) / max(w, hh))
         drawWidth = max(1, Int((w * scale).rounded()))
         drawHeight = max(1, Int((hh * scale).rounded()))
+        let work = SVGPicture.filterWork(bytes, scale: scale) * Double(drawWidth * drawHeight)
+        guard work <= SVGPicture.mostFilterWork else {
+            throw AVError(code: cff_averror_invaliddata,
+                          message: "\(name): its filters would take too long to draw (about \(Int(work / 1e9)) billion steps)")
+        }
+    }
+
+    /// Pixel steps all filters of a document may take to draw (a few seconds' work). Blurs
+    /// and morphology cost in proportion to their radius, and librsvg draws them on the
+    /// calling thread with no time limit: 20 large ones took 30 s. Bounded by reading the
+    /// document's own numbers before drawing; a filter used by many elements is counted
+    /// once, so this is a cheap bound, not a time limit.
+    static let mostFilterWork = 8e9
+
+    /// Steps per drawn pixel the filter primitives of `bytes` ask for, at `scale` pixels per
+    /// user unit: each primitive a pass; a blur its box widths; morphology its window's area.
+    static func filterWork(_ bytes: [UInt8], scale: Double) -> Double {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var work = 0.0
+        var rest = Substring(text)
+        while let open = rest.firstRange(of: "<fe") {
+            rest = rest[open.upperBound...]
+            let tag = rest.prefix { $0 != ">" }
+            let name = tag.prefix { $0.isLetter }
+            let numbers = ["stdDeviation", "radius", "order"].compactMap { attribute($0, in: tag) }.first ?? []
+            let largest = (numbers.map { abs($0) }.max() ?? 0) * (name == "ConvolveMatrix" ? 1 : scale)
+            switch name {
+            case "GaussianBlur": work += 1 + 6 * largest
+            case "Morphology": work += 1 + (2 * largest + 1) * (2 * largest + 1)
+            case "ConvolveMatrix": work += 1 + largest * largest
+            default: work += 1
+            }
+        }
+        return work
+    }
+
+    /// The numbers of attribute `name` in an element's text (`radius="4 8"`), if it is there.
+    private static func attribute(_ name: String, in tag: Substring) -> [Double]? {
+        guard let r = tag.firstRange(of: name + "=") else { return nil }
+        let value = tag[r.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+        return value.split { $0 == " " || $0 == "," }.compactMap { Double($0) }.filter(\.isFinite)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }

@@ -1,4 +1,5 @@
 import CASS
+import Glibc
 
 /// Owns an `ASS_Renderer`: turns the events of an `ASSTrack` due at a time into coverage
 /// masks for a frame of a given size.
@@ -32,6 +33,18 @@ final class ASSRenderer {
         ass_set_storage_size(raw, Int32(width), Int32(height))
     }
 
+    /// At most this many events are drawn at once: libass places each line against every
+    /// other, and 20,000 lines due together kept the window from answering for a minute.
+    static let mostOnScreen = 64
+    /// Seconds one frame's subtitles may take; a frame over it halves the events drawn at
+    /// once from then on (down to `fewestOnScreen`), so a script too heavy to draw gives
+    /// way to the video. Generous, since the first frame also loads the fonts.
+    static let frameBudget = 0.1
+    /// What slow frames leave at least: more lines than an ordinary script shows at once.
+    static let fewestOnScreen = 16
+    /// Events drawn at once now: `mostOnScreen`, less after slow frames.
+    private(set) var onScreen = ASSRenderer.mostOnScreen
+
     /// Draws text `scale` times the size the script gives it (a small picture's lines stay readable).
     func setFontScale(_ scale: Double) {
         guard scale.isFinite, scale > 0, scale != fontScale else { return }
@@ -41,6 +54,31 @@ final class ASSRenderer {
 
     /// The images of `track` due at `milliseconds`, valid until the next call.
     func render(_ track: ASSTrack, at milliseconds: Int64) -> UnsafeMutablePointer<ASS_Image>? {
-        ass_render_frame(raw, track.raw, milliseconds, nil)
+        let hidden = track.hide(beyond: onScreen, at: milliseconds)
+        defer { track.restore(hidden) }
+        let began = Self.seconds()
+        let images = ass_render_frame(raw, track.raw, milliseconds, nil)
+        if Self.seconds() - began > Self.frameBudget { onScreen = max(Self.fewestOnScreen, onScreen / 2) }
+        return images
+    }
+
+    /// Hands `body` the images from `first` on while their area adds up to at most four
+    /// frames' worth; the rest of a frame's images are left out (the budget in pixels).
+    func eachImage(_ first: UnsafeMutablePointer<ASS_Image>?, _ body: (ASS_Image) -> Void) {
+        var image = first
+        var area = 0
+        let budget = 4 * max(1, size.width) * max(1, size.height)
+        while let i = image {
+            area += Int(max(0, i.pointee.w)) * Int(max(0, i.pointee.h))
+            if area > budget { return }
+            body(i.pointee)
+            image = i.pointee.next
+        }
+    }
+
+    private static func seconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -39,11 +39,24 @@ final class ASSTrack {
             raw.pointee.PlayResX = 384
             raw.pointee.PlayResY = 288
         }
-        let limit = Double(SubtitleDecoder.maxFontSize)
-        for i in 0..<Int(max(0, raw.pointee.n_styles)) where raw.pointee.styles[i].FontSize > limit {
-            raw.pointee.styles[i].FontSize = limit
+        // Every style's sizes bounded as an event's override tags are.
+        let limits = SubtitleDecoder.tagLimits
+        for i in 0..<Int(max(0, raw.pointee.n_styles)) {
+            let s = raw.pointee.styles + i
+            s.pointee.FontSize = min(s.pointee.FontSize, limits["fs"]!)
+            s.pointee.ScaleX = min(s.pointee.ScaleX, limits["fscx"]! / 100)
+            s.pointee.ScaleY = min(s.pointee.ScaleY, limits["fscy"]! / 100)
+            s.pointee.Spacing = max(-limits["fsp"]!, min(s.pointee.Spacing, limits["fsp"]!))
+            s.pointee.Outline = min(s.pointee.Outline, limits["bord"]!)
+            s.pointee.Shadow = max(-limits["shad"]!, min(s.pointee.Shadow, limits["shad"]!))
+            s.pointee.Blur = min(s.pointee.Blur, limits["blur"]!)
         }
     }
+
+    /// Events that would cover more than this many times the play resolution's area are not
+    /// drawn: within every per-tag bound, 200 letters at the largest size and scale still
+    /// make libass rasterise gigabytes. A whole screen of ordinary text is well under it.
+    static let mostScreens = 16.0
 
     /// White sans-serif text with a black outline at the bottom centre, for a track whose
     /// decoder gave no header of its own (FFmpeg's text decoders all give one today).
@@ -65,15 +78,66 @@ final class ASSTrack {
 
         """
 
-    /// Adds one event, numbered with its place.
+    /// Adds one event, numbered with its place; one over the drawing budget is kept but
+    /// never shown.
     func add(_ cue: SubtitleCue) {
         var bytes = Array("\(count),\(cue.fields)".utf8)
         count += 1
         let start = Int64((cue.start * 1000).rounded()), duration = Int64((cue.duration * 1000).rounded())
+        let before = raw.pointee.n_events
         bytes.withUnsafeMutableBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
                 ass_process_chunk(raw, $0, Int32(b.count), start, duration)
             }
         }
+        guard raw.pointee.n_events > before else { return }
+        let event = raw.pointee.events + Int(raw.pointee.n_events - 1)
+        if area(of: event.pointee) > Self.mostScreens * Double(raw.pointee.PlayResX) * Double(raw.pointee.PlayResY) {
+            event.pointee.Duration = 0
+        }
+    }
+
+    /// About how many script pixels an event's glyphs cover with their borders and shadows,
+    /// at the largest size, scale and border its style and tags give any of them.
+    private func area(of e: ASS_Event) -> Double {
+        var size = 18.0, scaleX = 1.0, scaleY = 1.0, pad = 0.0
+        if e.Style >= 0, e.Style < raw.pointee.n_styles {
+            let s = raw.pointee.styles[Int(e.Style)]
+            (size, scaleX, scaleY) = (s.FontSize, s.ScaleX, s.ScaleY)
+            pad = abs(s.Outline) + abs(s.Shadow) + s.Blur
+        }
+        guard let text = e.Text.map({ String(cString: $0) }) else { return 0 }
+        let tags = SubtitleDecoder.largestTags(text)
+        size = max(size, tags["fs"] ?? 0)
+        scaleX = max(scaleX, (tags["fscx"] ?? 0) / 100)
+        scaleY = max(scaleY, (tags["fscy"] ?? 0) / 100)
+        pad = max(pad, (tags["bord"] ?? 0) + (tags["xbord"] ?? 0) + (tags["ybord"] ?? 0)
+                  + (tags["shad"] ?? 0) + (tags["xshad"] ?? 0) + (tags["yshad"] ?? 0) + (tags["blur"] ?? 0) + (tags["be"] ?? 0))
+        let glyph = (size * scaleX + 2 * pad) * (size * scaleY + 2 * pad)
+        return Double(SubtitleDecoder.glyphCount(text)) * glyph
+    }
+
+    /// Hides, for one frame, the events due at `milliseconds` beyond the first `most`;
+    /// returns what `restore` needs to show them again.
+    func hide(beyond most: Int, at milliseconds: Int64) -> [(Int, Int64)] {
+        var due = 0
+        var hidden: [(Int, Int64)] = []
+        for i in 0..<Int(max(0, raw.pointee.n_events)) {
+            let e = raw.pointee.events + i
+            // In doubles: a damaged file's times must not overflow into a trap.
+            guard e.pointee.Start <= milliseconds,
+                  Double(milliseconds) < Double(e.pointee.Start) + Double(e.pointee.Duration) else { continue }
+            due += 1
+            if due > most {
+                hidden.append((i, e.pointee.Duration))
+                e.pointee.Duration = 0
+            }
+        }
+        return hidden
+    }
+
+    /// Shows again the events `hide` hid.
+    func restore(_ hidden: [(Int, Int64)]) {
+        for (i, duration) in hidden where i < Int(raw.pointee.n_events) { raw.pointee.events[i].Duration = duration }
     }
 }

@@ -25,16 +25,14 @@ enum SubtitleFile {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return [] }
         let base = name[..<dot]
-        guard let d = opendir(dir.isEmpty ? "/" : dir) else { return [] }
+        guard let d = FileName.withCString(dir.isEmpty ? "/" : dir, { opendir($0) }) else { return [] }
         defer { closedir(d) }
         var found: [String] = []
         // A folder of a million files is not searched to its end for subtitles.
         var looked = 0
         while let e = readdir(d), looked < 100_000 {
             looked += 1
-            let entry = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let entry = withUnsafeBytes(of: e.pointee.d_name) { raw in FileName.decode(raw.prefix { $0 != 0 }) }
             guard entry.hasPrefix(base + "."), entry != name,
                   let ext = entry.split(separator: ".").last.map({ $0.lowercased() }), extensions.contains(ext) else { continue }
             let middle = entry.dropFirst(base.count + 1).dropLast(ext.count + 1)
@@ -105,7 +103,7 @@ enum SubtitleFile {
 
     /// The file's bytes, refused when missing, unreadable or too large.
     private static func read(_ path: String) throws(AVError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw AVError(message: "cannot open it: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()

@@ -17,7 +17,7 @@ public enum SubtitleProbe {
 
     /// Reads `bytes` as a subtitle file and draws its first events in a 640x360 frame.
     public static func run(_ bytes: [UInt8]) -> Outcome {
-        PlayerEngine.quietFFmpeg
+        FFmpegLog.quiet
         var outcome = Outcome()
         let script: SubtitleFile.Script
         do throws(AVError) {
@@ -44,4 +44,10 @@ public enum SubtitleProbe {
 
     /// The largest font size or scale an event keeps.
     public static var maxFontSize: Int { SubtitleDecoder.maxFontSize }
+
+    /// The largest value each bounded override tag keeps, by tag name.
+    public static var tagLimits: [String: Double] { SubtitleDecoder.tagLimits }
+
+    /// The largest step a relative font size (`\fs+N`) keeps.
+    public static var relativeFontStep: Double { SubtitleDecoder.relativeFontStep }
 }

@@ -53,9 +53,7 @@ public final class SubtitleRenderer {
         for c in news.cues { ass.add(c) }
         renderer.setSize(width: width, height: height)
         renderer.setFontScale(fontScale)
-        var image = renderer.render(ass, at: Int64((seconds * 1000).rounded()))
-        while let i = image {
-            let p = i.pointee
+        renderer.eachImage(renderer.render(ass, at: Int64((seconds * 1000).rounded()))) { p in
             if p.w > 0, p.h > 0, let bitmap = p.bitmap {
                 // libass's colour is RGBA with A as transparency (0 solid).
                 draw(SubtitleBitmap(mask: UnsafePointer(bitmap), width: Int(p.w), height: Int(p.h), stride: Int(p.stride),
@@ -63,7 +61,6 @@ public final class SubtitleRenderer {
                                     green: UInt8((p.color >> 16) & 0xFF), blue: UInt8((p.color >> 8) & 0xFF),
                                     alpha: 255 - UInt8(p.color & 0xFF)))
             }
-            image = p.next
         }
     }
 }

@@ -1,6 +1,9 @@
 import Glibc
 
-/// A value behind a pthread mutex, shared between the player's threads.
+/// A value behind a pthread mutex, shared between the player's threads: the one lock of
+/// Playback. Where a thread must also wait for a change (the pipeline queues, the workers'
+/// job lists), `Condition` is the same mutex with a condition variable; single words
+/// read on hot paths are atomics, each saying why where it is declared.
 ///
 /// Synchronization's `Mutex` would do the same, but on Linux it locks with raw futex calls
 /// that ThreadSanitizer cannot see, so `make test-tsan` reported every field it guards as a

@@ -7,7 +7,8 @@ import Glibc
 public enum StandardError {
     /// Writes `line` and a newline.
     public static func write(_ line: String) {
-        var bytes = Array(line.utf8)
+        // A file name's bytes that are not UTF-8 show as U+FFFD.
+        var bytes = Array(FileName.display(line).utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { raw in
             var offset = 0

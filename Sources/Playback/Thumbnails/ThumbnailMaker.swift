@@ -38,7 +38,8 @@ public enum ThumbnailMaker {
 
     /// Whether the file starts as a JPEG does, whatever its name says.
     static func isJPEGFile(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a pipe named like a picture must not hold the thread in open.
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 3)
@@ -100,7 +101,7 @@ public enum ThumbnailMaker {
         switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: dec, into: frame, budget: 2000) {
         case .picture:
             // Upright, as the player shows it: a phone's video is stored sideways.
-            do { return rotated(try fit(frame, size: size), by: PlayerEngine.rotation(of: st)) } catch { throw .broken(error.message) }
+            do { return rotated(try fit(frame, size: size), by: StreamFacts.rotation(of: st)) } catch { throw .broken(error.message) }
         case .none:
             throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
         case .failed(let e):
@@ -146,11 +147,13 @@ public enum ThumbnailMaker {
 
     /// A whole file's bytes, or why not, in one line.
     static func readFile(_ path: String, limit: Int = 512 << 20) throws(AVError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, and regular files only: a pipe or device would block the reader.
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw AVError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) <= limit else { throw AVError(message: "\(path): too big for a thumbnail") }
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw AVError(message: "\(path): not a regular file") }
+        guard Int(st.st_size) <= limit else { throw AVError(message: "\(path): too big for a thumbnail") }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var done = 0
         while done < bytes.count {

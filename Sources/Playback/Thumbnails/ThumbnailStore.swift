@@ -11,7 +11,9 @@ import Glibc
 /// counts only while that time is still the file's. A file that could not be thumbnailed
 /// gets an empty record under `DIR/fail/mediaview-VERSION/`, so nobody tries again until the
 /// file changes. Files are written whole or not at all (a temporary file renamed into
-/// place), readable by their owner alone, in folders only their owner can enter.
+/// place), readable by their owner alone, in folders only their owner can enter; and only
+/// folders and files that are ours alone are read or written, so a shared or tampered
+/// cache can neither show another picture nor redirect a write.
 public struct ThumbnailStore: Sendable {
     /// The cache's two sizes.
     public enum Size: Int, Sendable {
@@ -41,6 +43,9 @@ public struct ThumbnailStore: Sendable {
         public let description: String
         /// The system's error number (EROFS, ENOSPC, EACCES...).
         public let code: Int32
+        /// Whether only this one file's slot is at fault (something else sits under its
+        /// name), so other thumbnails may still be saved.
+        public var onlyThisFile = false
     }
 
     /// The file's URI as the standard spells it: `file://` and the absolute path, every
@@ -50,7 +55,7 @@ public struct ThumbnailStore: Sendable {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = Array("file://".utf8)
-        for b in path.utf8 {
+        for b in FileName.bytes(path) {
             if allowed.contains(b) { out.append(b) } else { out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]] }
         }
         return String(decoding: out, as: UTF8.self)
@@ -94,10 +99,11 @@ public struct ThumbnailStore: Sendable {
 
     /// The cached thumbnail of `uri`, if there is one made from this very file: its
     /// `Thumb::URI` is `uri` and its `Thumb::MTime` is `mtime`. A stale, foreign or damaged
-    /// file counts as none.
+    /// file counts as none, and so does one in a folder or file that is not ours alone (see
+    /// `trusted`): in a cache others can write, anyone could plant another picture.
     public func cached(_ uri: String, mtime: Int, size: Size) -> StillDecoder.RGBA? {
-        let file = path(of: uri, size: size)
-        guard let bytes = try? ThumbnailMaker.readFile(file, limit: 8 << 20), Self.matches(bytes, uri: uri, mtime: mtime),
+        guard let bytes = readTrusted([size.folder], Self.md5(uri) + ".png", limit: 8 << 20),
+              Self.matches(bytes, uri: uri, mtime: mtime),
               let picture = Self.decodePNG(bytes, size: size.rawValue) else { return nil }
         return picture
     }
@@ -122,7 +128,7 @@ public struct ThumbnailStore: Sendable {
     /// Whether a failure recorded by this program for `uri` still holds (the file did not
     /// change since).
     public func hasFailure(_ uri: String, mtime: Int) -> Bool {
-        guard let bytes = try? ThumbnailMaker.readFile(failurePath(of: uri), limit: 1 << 20) else { return false }
+        guard let bytes = readTrusted(["fail", application], Self.md5(uri) + ".png", limit: 1 << 20) else { return false }
         return Self.matches(bytes, uri: uri, mtime: mtime)
     }
 
@@ -140,7 +146,7 @@ public struct ThumbnailStore: Sendable {
         guard let png = PNGEncoder.encodeRGBA(picture.pixels, width: picture.width, height: picture.height, text: text) else {
             throw SaveError(description: "cannot encode the thumbnail of \(uri)", code: EINVAL)
         }
-        try write(png, to: path(of: uri, size: size), folders: [parent, directory, directory + "/" + size.folder])
+        try write(png, named: Self.md5(uri) + ".png", in: [size.folder])
     }
 
     /// Records that `uri` could not be thumbnailed: a 1x1 PNG with its URI and time.
@@ -149,8 +155,7 @@ public struct ThumbnailStore: Sendable {
         guard let png = PNGEncoder.encodeRGBA([0, 0, 0, 0], width: 1, height: 1, text: text) else {
             throw SaveError(description: "cannot encode the failure record of \(uri)", code: EINVAL)
         }
-        try write(png, to: failurePath(of: uri),
-                  folders: [parent, directory, directory + "/fail", directory + "/fail/" + application])
+        try write(png, named: Self.md5(uri) + ".png", in: ["fail", application])
     }
 
     /// The folder the cache is in (`$XDG_CACHE_HOME`), made 0700 if a fresh account has none.
@@ -160,40 +165,118 @@ public struct ThumbnailStore: Sendable {
         return String(trimmed[..<slash])
     }
 
-    /// Writes `bytes` to a temporary file beside `target` (mode 0600) and renames it into
-    /// place, so a reader sees the old file or the whole new one; missing folders are made 0700.
-    private func write(_ bytes: [UInt8], to target: String, folders: [String]) throws(SaveError) {
-        func fail(_ what: String) -> SaveError {
-            let e = errno
-            return SaveError(description: "\(what): \(String(cString: strerror(e)))", code: e)
-        }
-        for folder in folders where mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw fail("cannot make \(folder)")
-        }
-        let temporary = target + ".mediaview-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw fail("cannot write in \(folders.last ?? directory)") }
+    /// Writes `bytes` as `name` in the folder `folders` leads to below the cache: to a
+    /// temporary file beside it (mode 0600), renamed into place, so a reader sees the old
+    /// file or the whole new one. Missing folders are made 0700; every folder is entered
+    /// by its descriptor without following links, so a folder replaced by a link to
+    /// somewhere else is refused, not written through.
+    private func write(_ bytes: [UInt8], named name: String, in folders: [String]) throws(SaveError) {
+        let dir = try openFolders(folders, create: true)
+        defer { close(dir) }
+        let where_ = ([directory] + folders).joined(separator: "/")
+        let temporary = name + ".mediaview-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot write in \(where_)") }
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                let error = fail("cannot write \(temporary)")
+                let error = Self.failure("cannot write \(where_)/\(temporary)")
                 close(fd)
-                unlink(temporary)
+                unlinkat(dir, temporary, 0)
                 throw error
             }
             done += n
         }
         if close(fd) != 0 {
-            let error = fail("cannot write \(temporary)")
-            unlink(temporary)
+            let error = Self.failure("cannot write \(where_)/\(temporary)")
+            unlinkat(dir, temporary, 0)
             throw error
         }
-        if rename(temporary, target) != 0 {
-            let error = fail("cannot save \(target)")
-            unlink(temporary)
+        if renameat(dir, temporary, dir, name) != 0 {
+            var error = Self.failure("cannot save \(where_)/\(name)")
+            // Something other than a file sits in this one slot (a folder): this thumbnail
+            // is not saved, every other one still is.
+            error.onlyThisFile = [EISDIR, ENOTEMPTY, EEXIST, ENOTDIR, EBUSY].contains(error.code)
+            unlinkat(dir, temporary, 0)
             throw error
         }
+    }
+
+    /// The error for what just failed, with the system's reason.
+    private static func failure(_ what: String, code: Int32 = errno) -> SaveError {
+        SaveError(description: "\(what): \(String(cString: strerror(code)))", code: code)
+    }
+
+    /// A descriptor of the folder `names` lead to below the cache folder. The cache folder
+    /// may be reached through a link (a cache moved to another disk); the folders below it
+    /// are entered without following links. Each must be `trusted`. With `create`, missing
+    /// ones (and the cache's parent) are made 0700.
+    private func openFolders(_ names: [String], create: Bool) throws(SaveError) -> Int32 {
+        if create {
+            for folder in [parent, directory] where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw Self.failure("cannot make \(folder)")
+            }
+        }
+        var fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.failure("cannot open \(directory)") }
+        var path = directory
+        for name in [""] + names {
+            if !name.isEmpty {
+                path += "/" + name
+                if create && mkdirat(fd, name, 0o700) != 0 && errno != EEXIST {
+                    let error = Self.failure("cannot make \(path)")
+                    close(fd)
+                    throw error
+                }
+                let sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                let code = errno
+                close(fd)
+                guard sub >= 0 else {
+                    throw Self.failure("cannot open \(path)" + (code == ELOOP ? " (a link, not a folder)" : ""), code: code)
+                }
+                fd = sub
+            }
+            if let why = Self.distrust(fd) {
+                close(fd)
+                throw SaveError(description: "\(path) \(why)", code: EPERM)
+            }
+        }
+        return fd
+    }
+
+    /// Why a cache folder or file open at `fd` is not to be trusted, or nil when it is ours
+    /// (owned by this user) and nobody else may write it: in a folder others can write,
+    /// anyone could plant a thumbnail of another picture under a file's name.
+    private static func distrust(_ fd: Int32) -> String? {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
+        if st.st_uid != geteuid() { return "belongs to another user" }
+        if st.st_mode & 0o022 != 0 { return "may be written by other users" }
+        return nil
+    }
+
+    /// The bytes of the file `name` in the folder `folders` lead to, if the folders and the
+    /// file are trusted, it is a regular file (never a link, a pipe or a device, which
+    /// could block the reader for ever), and it holds at most `limit` bytes.
+    private func readTrusted(_ folders: [String], _ name: String, limit: Int) -> [UInt8]? {
+        guard let dir = try? openFolders(folders, create: false) else { return nil }
+        let fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        close(dir)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Self.distrust(fd) == nil,
+              st.st_size <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return Array(bytes.prefix(done))
     }
 }

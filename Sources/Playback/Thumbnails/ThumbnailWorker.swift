@@ -27,6 +27,9 @@ public final class ThumbnailWorker: @unchecked Sendable {
     private var saving = true
     private var closed = false
     private var started = false
+    /// Worker threads still running; `close` waits for them, so none is inside a decoder
+    /// when the program exits and the libraries' globals are torn down under it.
+    private var running = 0
 
     /// What became of one file.
     public enum Outcome: Sendable {
@@ -88,6 +91,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             cursor = 0
             if !started {
                 started = true
+                running = threads
                 for i in 0..<threads { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
             }
             lock.broadcast()
@@ -110,11 +114,18 @@ public final class ThumbnailWorker: @unchecked Sendable {
     /// Pictures held in memory, in bytes (bounded by the budget given).
     public var memoryInUse: Int { lock.withLock { memory.bytes } }
 
-    /// Stops the threads after the file each is on; safe more than once.
+    /// Stops the threads after the file each is on, and waits for them (a few seconds at
+    /// most: one thumbnail's work is bounded); safe more than once.
     public func close() {
         lock.withLock {
             closed = true
             lock.broadcast()
+            let deadline = MonotonicClock.seconds() + 3
+            while running > 0 {
+                let left = deadline - MonotonicClock.seconds()
+                guard left > 0 else { break }
+                _ = lock.wait(seconds: left)
+            }
         }
     }
 
@@ -138,6 +149,10 @@ public final class ThumbnailWorker: @unchecked Sendable {
             }
             wake()
         }
+        lock.withLock {
+            running -= 1
+            lock.broadcast()
+        }
     }
 
     /// The next wanted file not done and not being done by the other thread; nil once closed.
@@ -160,9 +175,12 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     private func make(_ path: String) -> (Outcome, Event.Source, String?) {
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
             return (.failed("cannot read \(path): \(String(cString: strerror(errno)))"), .failed, nil)
         }
+        // A pipe or a device named like a picture would block this thread in open for ever
+        // (and with it every thumbnail after it): only regular files are read.
+        guard st.st_mode & S_IFMT == S_IFREG else { return (.failed("\(path) is not a regular file"), .failed, nil) }
         let mtime = Int(st.st_mtim.tv_sec)
         let uri = ThumbnailStore.uri(forPath: ThumbnailStore.absolutePath(path))
         if let store {
@@ -182,13 +200,15 @@ public final class ThumbnailWorker: @unchecked Sendable {
     }
 
     /// Runs a write to the cache unless writing failed before; the first failure is
-    /// returned (to be said once) and stops all later writes.
+    /// returned (to be said once) and stops all later writes. A failure of one file's slot
+    /// alone (a folder sits under its name) stops nothing.
     private func save(_ body: (ThumbnailStore) throws(ThumbnailStore.SaveError) -> Void) -> String? {
         guard let store, lock.withLock({ saving }) else { return nil }
         do {
             try body(store)
             return nil
         } catch {
+            if error.onlyThisFile { return nil }
             let first = lock.withLock {
                 defer { saving = false }
                 return saving

@@ -47,7 +47,7 @@ extension TrackPreviewer {
             decoder = dec
             stream = Int(v)
             self.width = width
-            rotation = PlayerEngine.rotation(of: st)
+            rotation = StreamFacts.rotation(of: st)
             let base = av_q2d(st.pointee.time_base)
             let count = Int(avformat_index_get_entries_count(st))
             var times: [Double] = []

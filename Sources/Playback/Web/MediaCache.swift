@@ -24,6 +24,8 @@ public final class MediaCache: Sendable {
     /// False for a cache that can only be read (a read-only disk, someone else's
     /// directory): what it holds still plays, nothing new is kept.
     public let isWritable: Bool
+    // Atomics rather than `lock`: each is one word, read on every commit and eviction check;
+    // the lock serialises the file work, which these do not need to wait for.
     private let cap: Atomic<Int64>
     /// Serialises commits and evictions, so two finishing downloads do not evict each other.
     private let lock = Locked(())

@@ -1,7 +1,6 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Downloaded images and GIFs kept in memory: the desktop form of MediaView's NSCache.
 ///

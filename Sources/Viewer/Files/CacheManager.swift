@@ -16,8 +16,9 @@ public final class CacheManager {
     /// The cache's subdirectories (`.all` for every one).
     public typealias Directory = MediaCache.Directory
 
-    /// Keep downloaded web media in the caches.
-    public var cacheMediaWhenDownloaded = true
+    /// Keep downloaded web media in the caches. Off until the app turns it on, as in
+    /// MediaView (the program `mediaview` turns it on unless `--no-cache`).
+    public var cacheMediaWhenDownloaded = false
     /// Root of the disk cache; changing it reopens the cache there.
     public var directory: String = MediaCache.defaultRoot {
         didSet { if directory != oldValue { reopen() } }
@@ -45,6 +46,12 @@ public final class CacheManager {
     /// the directory is unusable.
     public var diskCache: MediaCache? {
         guard cacheMediaWhenDownloaded else { return nil }
+        return openedDisk
+    }
+
+    /// The disk cache whether or not caching is on: a preload the app asked for keeps its
+    /// file there even when downloads are not otherwise cached.
+    var openedDisk: MediaCache? {
         if !opened {
             opened = true
             do {
@@ -102,7 +109,12 @@ public final class CacheManager {
     func sourceOptions(_ base: SourceOptions, url: String, kind: MediaView.MediaKind?,
                        onCached: @escaping @Sendable (String) -> Void, streamToDisk: Bool) -> SourceOptions {
         var o = base
-        guard SourceOptions.isNetwork(url), cacheMediaWhenDownloaded else { return o }
+        guard SourceOptions.isNetwork(url) else { return o }
+        guard cacheMediaWhenDownloaded else {
+            // A preloaded copy plays from disk, and nothing is written.
+            if let disk = openedDisk, disk.lookup(url) != nil { o.cache = disk; o.cacheDirectory = CacheManager.directory(for: kind) }
+            return o
+        }
         let still = kind == .image || kind == .gif
         o.memoryCache = still ? memory : nil
         // Reading from the disk cache is always right; writing video and audio while it

@@ -36,11 +36,11 @@ extension FolderListing {
     /// Name bytes with the folder separator lowest, so a folder's files stay together
     /// ("a/x" before "a b/y").
     static func nameKey(_ relative: String) -> [UInt8] {
-        relative.utf8.map { $0 == UInt8(ascii: "/") ? 1 : $0 }
+        FileName.bytes(relative).map { $0 == UInt8(ascii: "/") ? 1 : $0 }
     }
 
     private static func fileStatus(_ path: String) -> stat? {
         var st = stat()
-        return stat(path, &st) == 0 ? st : nil
+        return FileName.withCString(path) { stat($0, &st) } == 0 ? st : nil
     }
 }

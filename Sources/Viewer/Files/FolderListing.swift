@@ -115,6 +115,9 @@ extension FolderListing {
         /// Device and inode of every folder entered: a symlink loop leads back to one of
         /// them and is not followed again.
         private var entered: Set<FileID> = []
+        /// The listed folder's real path: a link to a folder outside it (`/`, a home) is
+        /// not followed, or `-r` on a folder holding one walks the whole file system.
+        private var root: String?
 
         struct FileID: Hashable {
             let device: UInt
@@ -123,12 +126,13 @@ extension FolderListing {
 
         mutating func visit(folder: String, relative: String, recursive: Bool) {
             var st = stat()
-            guard stat(folder, &st) == 0 else {
+            guard FileName.withCString(folder, { stat($0, &st) }) == 0 else {
                 problems.append("folder \(folder): cannot read it (\(String(cString: strerror(errno))))")
                 return
             }
             guard entered.insert(FileID(device: UInt(st.st_dev), inode: UInt(st.st_ino))).inserted else { return }
-            guard let dir = opendir(folder) else {
+            if root == nil { root = Self.realPath(folder) }
+            guard let dir = FileName.withCString(folder, { opendir($0) }) else {
                 problems.append("folder \(folder): cannot read it (\(String(cString: strerror(errno))))")
                 return
             }
@@ -137,9 +141,8 @@ extension FolderListing {
             var subfolders: [(path: String, relative: String, isLink: Bool)] = []
             let base = folder.hasSuffix("/") ? folder : folder + "/"
             while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
+                // The name's bytes, whatever they are: a Latin-1 name opens as it is named.
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in FileName.decode(raw.prefix { $0 != 0 }) }
                 if name == "." || name == ".." { continue }
                 if name.hasPrefix(".") { skippedHidden += 1; continue }
                 let path = base + name
@@ -150,7 +153,7 @@ extension FolderListing {
                     // A link counts as what it points to; a dangling one as a file, which
                     // then fails in the queue with its own line.
                     var target = stat()
-                    type = stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+                    type = FileName.withCString(path, { stat($0, &target) }) == 0 && (target.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
                 }
                 if type == UInt8(DT_DIR) {
                     if recursive { subfolders.append((path, rel, isLink)) } else { skippedOther += 1 }
@@ -162,7 +165,20 @@ extension FolderListing {
             }
             closedir(dir)
             for f in subfolders where !f.isLink { visit(folder: f.path, relative: f.relative, recursive: true) }
-            for f in subfolders where f.isLink { visit(folder: f.path, relative: f.relative, recursive: true) }
+            for f in subfolders where f.isLink {
+                guard let r = root, let target = Self.realPath(f.path), target == r || target.hasPrefix(r == "/" ? "/" : r + "/") else {
+                    skippedOther += 1
+                    continue
+                }
+                visit(folder: f.path, relative: f.relative, recursive: true)
+            }
+        }
+
+        /// Where `path` really is, links resolved; nil when it cannot be resolved.
+        static func realPath(_ path: String) -> String? {
+            guard let p = FileName.withCString(path, { realpath($0, nil) }) else { return nil }
+            defer { free(p) }
+            return FileName.decode(cString: p)
         }
     }
 }

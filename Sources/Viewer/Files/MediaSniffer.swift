@@ -1,3 +1,4 @@
+import Playback
 import Glibc
 
 /// Tells whether a file in a folder is something the viewer can show.
@@ -43,7 +44,7 @@ public enum MediaSniffer {
 
     /// Reads the first bytes and compares them with media signatures.
     static func sniff(path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 16)

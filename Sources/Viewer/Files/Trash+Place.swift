@@ -12,6 +12,11 @@ extension Trash {
 
     func place(for absolute: String, device: dev_t) throws(Refusal) -> Place {
         if Self.makeFolders(homeTrash), Self.device(of: homeTrash) == device {
+            // Files go where only the user can reach them: not into a folder a symbolic
+            // link points at, nor one another user owns.
+            guard Self.isPrivateFolder(homeTrash) else {
+                throw Refusal(description: "cannot move \(absolute) to the trash: \(homeTrash) is not a folder of this user's own; the file stays")
+            }
             return Place(dir: homeTrash, recordedPath: absolute)
         }
         let top = Self.topDirectory(of: absolute, device: device)
@@ -43,6 +48,15 @@ extension Trash {
         for sub in ["/files", "/info"] where mkdir(dir + sub, 0o700) != 0 && errno != EEXIST { return false }
         var st = stat()
         return lstat(dir + "/files", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `dir`, its `files/` and `info/` are real directories (not symbolic links)
+    /// owned by the user.
+    static func isPrivateFolder(_ dir: String) -> Bool {
+        [dir, dir + "/files", dir + "/info"].allSatisfy { path in
+            var st = stat()
+            return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == getuid()
+        }
     }
 
     static func device(of path: String) -> dev_t? {

@@ -33,6 +33,25 @@ public struct Trash: Sendable {
         public var trashedPath: String
         /// Its `info/NAME.trashinfo`.
         public var infoPath: String
+        /// The file that was moved (device, inode, type), so that undo brings back that
+        /// file and not whatever took its place in the trash since.
+        var moved: FileIdentity? = nil
+    }
+
+    /// Which file a path named when it was trashed.
+    struct FileIdentity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let type: UInt32
+
+        /// The file at `path` itself (a symbolic link is not followed); nil if none.
+        init?(of path: String) {
+            var st = stat()
+            guard lstat(path, &st) == 0 else { return nil }
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+            type = UInt32(st.st_mode & S_IFMT)
+        }
     }
 
     /// Why a file was not moved or brought back, in one line that ends by saying the file
@@ -75,13 +94,19 @@ public struct Trash: Sendable {
                 unlink(info)
                 throw Refusal(description: "cannot move \(absolute) to the trash: \(why); the file stays")
             }
-            return Item(originalPath: absolute, trashedPath: files, infoPath: info)
+            return Item(originalPath: absolute, trashedPath: files, infoPath: info, moved: FileIdentity(of: files))
         }
         throw Refusal(description: "cannot move \(absolute) to the trash: too many files of that name there; the file stays")
     }
 
     /// Puts a trashed file back where it was, unless something else is there now.
+    ///
+    /// Only the file that was moved comes back: one put in its place in the trash (a
+    /// symbolic link to somewhere else, say) stays there.
     public func restore(_ item: Item) throws(Refusal) {
+        guard let moved = item.moved, FileIdentity(of: item.trashedPath) == moved else {
+            throw Refusal(description: "cannot bring back \(item.originalPath): the file in the trash is not the one moved there; it stays in the trash")
+        }
         guard access(item.originalPath, F_OK) != 0 else {
             throw Refusal(description: "cannot bring back \(item.originalPath): another file has that name now; it stays in the trash")
         }

@@ -37,8 +37,20 @@ extension Gallery {
                           color: Self.labelColor, on: canvas)
             }
         }
+        drawPosition(on: canvas, scale: scale)
         stage.surface.present()
         return complete
+    }
+
+    /// "12 / 340" at the top right: where the highlight is in the whole queue, which the
+    /// rows on screen alone do not tell in a long folder.
+    private func drawPosition(on canvas: Canvas, scale: InterfaceScale) {
+        guard let font = FontCache.shared.font(family: nil, size: scale.px(14), bold: true) else { return }
+        let text = MediaQueue.Position(number: selection + 1, count: queue.itemCount).text
+        let w = font.measure(text).width, pad = scale.px(8)
+        let box = Rect(x: canvas.bounds.width - w - 3 * pad, y: pad, width: w + 2 * pad, height: font.lineHeight + pad)
+        canvas.fillRoundedRect(box, radius: Double(pad), color: Color.black.withAlpha(fraction: 0.7))
+        font.draw(text, at: box.x + pad, baseline: box.y + pad / 2 + font.ascent, color: .white, on: canvas)
     }
 
     /// Draws item `i`'s thumbnail, or why there is none; false while it is being made.

@@ -10,11 +10,10 @@ extension Gallery {
         switch e {
         case .key(let k):
             KeyboardSpy.shared.dispatch(k)
-            guard k.isPress, let name = k.name, let c = stage.bindings.command(for: name, in: "gallery") else { return true }
-            if k.isAutoRepeat && !c.repeatsWhileHeld { return true }
-            stage.router.execute(c, on: stage)
+            stage.take(k, section: "gallery")
             return true
         case .button(let b) where b.button == 1:
+            stage.report(b, window: stage.window.id, .gesture)
             if b.isPress {
                 press = (b.x, b.y)
             } else if let p = press {
@@ -27,10 +26,7 @@ extension Gallery {
             }
             return true
         case .button(let b):
-            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
-               let c = stage.bindings.command(for: name, in: "gallery") {
-                stage.router.execute(c, on: stage)
-            }
+            stage.take(b, window: stage.window.id, section: "gallery")
             return true
         case .motion:
             return true

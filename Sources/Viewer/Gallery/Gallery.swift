@@ -38,6 +38,10 @@ final class Gallery {
     /// The worker's threads hold it until told to stop.
     isolated deinit { worker?.close() }
 
+    /// Stops the thumbnail threads and waits for them: at the end of the program, before
+    /// the process exits under a thread still inside a decoder.
+    func close() { worker?.close() }
+
     /// The side of the thumbnails: the standard's large size on a big screen, or on a
     /// desktop that draws at 1.5x or more (where 128 pixels would look like a stamp).
     static func size(for bounds: Rect, scale: InterfaceScale) -> ThumbnailStore.Size {

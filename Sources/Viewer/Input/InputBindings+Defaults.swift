@@ -123,7 +123,20 @@ extension InputBindings {
     j               cycle sub
     SHARP           cycle audio
 
-    # Overlays
+    # On a still picture there is nothing to seek: the keys a photo viewer uses (eog,
+    # Loupe, Gwenview) step through the queue. On video and sound they seek as above.
+    {still} LEFT           playlist-prev
+    {still} RIGHT          playlist-next
+    {still} UP             playlist-prev
+    {still} DOWN           playlist-next
+    {still} PGUP           playlist-prev
+    {still} PGDWN          playlist-next
+    {still} SPACE          playlist-next
+    {still} BS             playlist-prev
+    {still} WHEEL_UP       playlist-prev
+    {still} WHEEL_DOWN     playlist-next
+
+    # Overlays (i shows the title; with no title or song tags, what the file is, as I)
     t               cycle track
     i               cycle details
     I               cycle info
@@ -137,6 +150,9 @@ extension InputBindings {
     Ctrl+WHEEL_UP   zoom 0.1
     Ctrl+WHEEL_DOWN zoom -0.1
     Ctrl+0          zoom-reset
+    # F (Shift+f) shows small pictures at 100 % or enlarged to the window, as eog's Best Fit
+    # key; --fit sets how they start
+    F               cycle fit
     Alt+LEFT        pan -40 0
     Alt+RIGHT       pan 40 0
     Alt+UP          pan 0 -40

@@ -29,8 +29,9 @@ public struct InputBindings: Equatable, Sendable {
     }
 
     /// The sections a line may start with, as mpv's `{section}`: `{gallery} LEFT ...`
-    /// binds LEFT only while the gallery shows.
-    public static let sections: Set<String> = ["gallery"]
+    /// binds LEFT only while the gallery shows, `{still} LEFT ...` while a still picture
+    /// (or an item that failed) is presented.
+    public static let sections: Set<String> = ["gallery", "still"]
 
     /// The command bound to a key while `section` is active: the section's own binding,
     /// else the key's usual one (as mpv's sections stack over the default one).
@@ -67,7 +68,7 @@ public struct InputBindings: Equatable, Sendable {
                 }
                 let name = String(rest[rest.index(after: rest.startIndex)..<close])
                 guard sections.contains(name) else {
-                    problems.append("\(location): unknown section '{\(name)}' (known: {gallery})")
+                    problems.append("\(location): unknown section '{\(name)}' (known: {gallery}, {still})")
                     continue
                 }
                 section = "{\(name)} "

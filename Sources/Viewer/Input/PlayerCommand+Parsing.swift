@@ -58,7 +58,7 @@ extension PlayerCommand {
         "pause": .togglePause, "mute": .toggleMute, "fullscreen": .toggleFullscreen,
         "loop": .toggleLoop, "loop-file": .toggleLoop, "track": .toggleTrack, "details": .toggleDetails,
         "info": .toggleInfo, "sub-visibility": .toggleSubtitles, "sub": .cycleSubtitles, "sid": .cycleSubtitles,
-        "audio": .cycleAudio, "aid": .cycleAudio,
+        "audio": .cycleAudio, "aid": .cycleAudio, "fit": .toggleFit,
     ]
 
     private static let osdPrefixes: Set<String> = ["no-osd", "osd-auto", "osd-bar", "osd-msg", "osd-msg-bar"]

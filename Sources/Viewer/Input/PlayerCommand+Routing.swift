@@ -21,7 +21,7 @@ extension PlayerCommand {
         case .toggleInfo:
             return .window
         // The speed is the queue's, as mpv's is the player's: the next item plays at it too.
-        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .speed, .toggleSubtitles:
+        case .next, .previous, .first, .last, .trash, .undoTrash, .quit, .screenshot, .pin, .speed, .toggleSubtitles, .toggleFit:
             return .queue
         case .toggleGallery, .galleryMove, .galleryPage, .galleryScroll, .galleryFirst, .galleryLast, .galleryOpen:
             return .gallery

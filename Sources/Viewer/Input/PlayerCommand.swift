@@ -49,6 +49,8 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
     case zoom(delta: Double)
     /// Back to fit-to-window with no pan.
     case zoomReset
+    /// Small pictures at their own size, or enlarged to fit the window: for the whole queue.
+    case toggleFit
     /// Move a zoomed image by this many pixels.
     case pan(dx: Int, dy: Int)
     /// Shrink into the corner thumbnail.
@@ -121,6 +123,7 @@ public enum PlayerCommand: Equatable, Sendable, CustomStringConvertible {
         case .toggleDetails: "cycle details"
         case .zoom(let delta): "zoom \(Self.format(delta))"
         case .zoomReset: "zoom-reset"
+        case .toggleFit: "cycle fit"
         case .pan(let dx, let dy): "pan \(dx) \(dy)"
         case .minimize: "minimize"
         case .restore: "restore"

@@ -12,12 +12,14 @@ extension MediaQueue {
     /// Unlike calling `queue(mediaView:)` in a loop, this costs time in proportion to the
     /// views added, so a folder of 100,000 files can be fed in batches without stalling.
     public func queue(mediaViews: [MediaView], startIndex: Int = 0) {
-        var known = Set((views + history).map(ObjectIdentifier.init))
+        var known = membership ?? Set((views + history).map(ObjectIdentifier.init))
         let fresh = mediaViews.filter { known.insert(ObjectIdentifier($0)).inserted }
         let start = min(max(0, startIndex), fresh.count)
         history += fresh[..<start]
         let hadNext = views.count >= 2
         views += fresh[start...]
+        // Exactly what `views` and `history` hold now: the next batch need not rebuild it.
+        membership = known
         for v in fresh[start...] { v.preloadIfWanted() }
         if current == nil {
             presentFirst()

@@ -5,10 +5,12 @@ import Windowing
 /// on, and draws; between turns it sleeps until a deadline, an event, a wake from a decoder
 /// thread, one of the app's descriptors, or the app's own main-queue work.
 extension MediaQueue {
-    /// Runs the main loop until the queue is done (with `autoExit`), everything was
-    /// dismissed, or `quit()` is called. Work the app schedules on the main queue or the
-    /// main actor (timers, `Task.sleep`) runs meanwhile. Returns false when no window could
-    /// be made.
+    /// Runs the main loop until `stop()` (or `quit()`) is called, as UIKit's run loop lives
+    /// until the app ends: a view queued later, from a timer or a download, is presented
+    /// when it is queued, and an empty queue simply waits. With `endsWhenEmpty` it also
+    /// returns once everything was dismissed or played (a player of files given on a
+    /// command line). Work the app schedules on the main queue or the main actor (timers,
+    /// `Task.sleep`) runs meanwhile. Returns false when no window could be made.
     @discardableResult
     public func run() -> Bool {
         guard let s = screenOrNil() else { return false }
@@ -17,18 +19,22 @@ extension MediaQueue {
             s.loop.wait(timeout: deadline)
         }
         current?.pause()
+        // A later `run()` (the app shows more media after a pause) runs again.
+        quitRequested = false
         return true
     }
 
     /// Runs the main loop as `run()` does, for an app whose main thread belongs to
     /// libdispatch (an `async` main): the loop is driven from the main queue, and this
-    /// returns when the queue is done or `quit()` is called.
+    /// returns when `stop()` is called (or the queue is done, with `endsWhenEmpty`).
     @discardableResult
     public func run() async -> Bool {
         guard let s = screenOrNil() else { return false }
         counters.start = MonotonicClock.seconds()
         await s.loop.runDispatched { [self] in turn() }
         current?.pause()
+        // A later `run()` (the app shows more media after a pause) runs again.
+        quitRequested = false
         return true
     }
 
@@ -94,8 +100,9 @@ extension MediaQueue {
             soonest(s.stage.tick(now: now))
             // The grid covers the item: it does not move on under the user's eyes.
             if !s.gallery.isShown { soonest(advanceIfDone(v, now: now)) }
-        } else if views.isEmpty && pinned.isEmpty {
-            // Everything was dismissed or played: nothing is left to show.
+        } else if views.isEmpty && pinned.isEmpty && endsWhenEmpty && !presentation.idles {
+            // Everything was dismissed or played, and the app said that ends the run
+            // (unless it idles, as mpv's --idle, for a script to load more).
             return .stop
         }
         s.gallery.turn(on: s.stage, now: now)
@@ -103,7 +110,9 @@ extension MediaQueue {
             stage.draw(now: now)
         }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
-        if current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) { return .stop }
+        if endsWhenEmpty && !presentation.idles && current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) {
+            return .stop
+        }
         for follow in turnFollowers { follow() }
         return .wait(deadline)
     }
@@ -125,7 +134,7 @@ extension MediaQueue {
             return nil
         }
         // Stills and GIFs stay until the user moves on, unless the queue runs by itself.
-        guard presentation.autoExit else { return nil }
+        guard presentation.autoExit || (presentation.advancesStills && views.count > 1) else { return nil }
         if v.isDone(now: now) {
             presentNext()
             return 0

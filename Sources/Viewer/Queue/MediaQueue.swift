@@ -13,11 +13,15 @@ public final class MediaQueue {
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
-    public internal(set) var views: [MediaView] = []
+    public internal(set) var views: [MediaView] = [] { didSet { membership = nil } }
     /// The view on screen.
     public internal(set) var current: MediaView?
     /// Views dismissed before, newest last, for `presentPrevious`.
-    var history: [MediaView] = []
+    var history: [MediaView] = [] { didSet { membership = nil } }
+    /// Which views are in `views` or `history`, while neither changed since it was made:
+    /// a folder of a million files arrives in thousands of batches, and rebuilding this
+    /// for each batch made queueing quadratic (minutes for 200,000 files).
+    var membership: Set<ObjectIdentifier>?
     /// The next view, opened ahead of time.
     var prepared: MediaView?
     /// The view before the current one, kept open so going back is as instant as going on.
@@ -31,6 +35,10 @@ public final class MediaQueue {
     /// Frames shown, frames dropped and time, for the program's summary.
     var counters = Counters()
     var quitRequested = false
+    /// `run()` returns once nothing is presented or waiting, as a player of a list of files
+    /// ends after the last one. Off (the default), `run()` lives until `stop()`, as an
+    /// app's run loop does, and presents whatever is queued whenever it is queued.
+    public var endsWhenEmpty = false
     /// Run after every turn of the loop, to publish what changed (the MPRIS player).
     private(set) var turnFollowers: [@MainActor () -> Void] = []
     /// Views whose files went to the trash, newest last, for undo.
@@ -88,12 +96,13 @@ public final class MediaQueue {
 
     /// Jumps the queue: dismisses the current view and presents `mediaView` now. The view
     /// already on screen stays as it is.
+    /// Animated, it grows from its origin rectangle when it has one.
     public func present(mediaView: MediaView, animated: Bool = true) {
         guard mediaView !== current else { return }
         if let c = current { dismiss(c, keepInHistory: true) }
         views.removeAll { $0 === mediaView }
         views.insert(mediaView, at: 0)
-        presentFirst()
+        presentFirst(animated: animated)
     }
 
     /// Dismisses the current view, then presents the next one, if any.
@@ -115,12 +124,19 @@ public final class MediaQueue {
         presentFirst()
     }
 
-    /// Dismisses the current view; `completion` runs after it is gone.
+    /// Dismisses the current view; `completion` runs after it is gone. Animated, the view
+    /// shrinks into its origin rectangle (or fades out where it has none) over a quarter
+    /// second first, and the delegate hears `willDismiss` when it is gone, as without.
     public func dismissCurrent(animated: Bool = true, completion: (() -> Void)? = nil) {
         guard let c = current else { completion?(); return }
-        dismiss(c, keepInHistory: true)
-        completion?()
-        presentFirst()
+        let finish: @MainActor () -> Void = { [self] in
+            // The user may have moved on during the motion: only the same view goes.
+            if current === c { dismiss(c, keepInHistory: true) }
+            completion?()
+            presentFirst()
+        }
+        if animated, let stage = screen?.stage, stage.view === c, stage.animateDismissal(done: finish) { return }
+        finish()
     }
 
     /// Every item in order, as a playlist: those dismissed before, the presented one, then
@@ -156,6 +172,9 @@ public final class MediaQueue {
         s.router.execute(command, on: s.stage)
     }
 
+    /// Ends `run()` at its next turn: the app is done showing media.
+    public func stop() { quit() }
+
     /// Ends `run()` at its next turn.
     public func quit() {
         quitRequested = true
@@ -164,13 +183,19 @@ public final class MediaQueue {
 
     /// Closes every view's player and the window (the end of the program).
     public func shutdown() {
+        screen?.gallery.close()
         for v in views + history { v.resetMedia() }
+        // What goes is let go only once these fields are written: a view's last release can
+        // end an observer (the MPRIS player) that takes its descriptors out of the loop, and
+        // that reads these fields; inside the write it would be a conflicting access.
+        let leaving = (views, history, screen, current, prepared, preparedPrevious)
         current = nil
         prepared = nil
         preparedPrevious = nil
         views.removeAll()
         history.removeAll()
         screen = nil
+        withExtendedLifetime(leaving) {}
     }
 
     func dismiss(_ v: MediaView, keepInHistory: Bool) {
@@ -186,10 +211,10 @@ public final class MediaQueue {
         // which is now the item before or after the current one: its decoded picture is
         // what makes going back instant, and it has nothing to rewind (the queue lets it go
         // once it is no longer a neighbour). Playable media reopen from the start.
-        if !(v.failure == nil && v.info?.isPlayable == false) { v.releaseSession() }
+        if v.imageViewNotReused || !(v.failure == nil && v.info?.isPlayable == false) { v.releaseSession() }
     }
 
-    func presentFirst() {
+    func presentFirst(animated: Bool = true) {
         guard current == nil, let v = views.first, let stage = screenOrNil()?.stage else { return }
         stage.unhide()
         if prepared === v { prepared = nil }
@@ -197,7 +222,7 @@ public final class MediaQueue {
         v.notify { $0.willPresent(mediaView: v) }
         stage.show(v)
         if v.shouldAutoPlayAfterPresentation { v.play() }
-        stage.growFromOrigin(v)
+        if animated { stage.growFromOrigin(v) }
         v.notify { $0.didPresent(mediaView: v) }
         if views.count > 1 { prepare(views[1]) } else { unprepare() }
         preparePrevious()
@@ -228,8 +253,9 @@ public final class MediaQueue {
     /// Carries out a command that acts on the queue.
     func perform(_ c: PlayerCommand) {
         switch c {
-        case .next: presentNext()
-        case .previous: presentPrevious()
+        case .next: presentNextByHand()
+        case .previous: presentPreviousByHand()
+        case .toggleFit: toggleFit()
         case .first: presentFirstItem()
         case .last: presentLastItem()
         case .trash: trashCurrent()

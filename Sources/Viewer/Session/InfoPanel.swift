@@ -37,7 +37,7 @@ struct InfoPanel {
         let path = MediaQueue.localPath(url)
         if let path {
             var st = stat()
-            if stat(path, &st) == 0 { add("Size", Self.bytes(Int(st.st_size))) }
+            if FileName.withCString(path, { stat($0, &st) }) == 0 { add("Size", Self.bytes(Int(st.st_size))) }
         }
         guard let info = v.info else {
             add("State", v.failure.map { "cannot be shown: \($0.message)" } ?? "opening")

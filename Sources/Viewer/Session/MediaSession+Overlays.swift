@@ -61,7 +61,8 @@ extension MediaSession {
 
     /// Where every overlay goes in `b`, with the controls shown or hidden.
     func overlayLayout(in b: Rect, controls: Bool) -> OverlayLayout {
-        let lines = (content.title == nil ? 0 : 1) + (content.details == nil ? 0 : 1)
+        let caption = MediaView.caption(content, player?.info)
+        let lines = (caption.title == nil ? 0 : 1) + (caption.details == nil ? 0 : 1)
         let track = info?.isPlayable == true && settings.shouldShowTrack
         return OverlayLayout(bounds: b, scale: interfaceScale, topBuffer: settings.topBuffer.pixels,
                              content: .init(titleLines: lines, controls: controls, track: track,
@@ -85,15 +86,16 @@ extension MediaSession {
 
     private func drawTitle(on canvas: Canvas, in layout: OverlayLayout) {
         guard let r = layout.title else { return }
+        let (title, details) = MediaView.caption(content, player?.info)
         let sc = interfaceScale
         var baseline = r.y
-        if let t = content.title, let font = FontCache.shared.font(family: nil, size: sc.px(20), bold: true) {
+        if let t = title, let font = FontCache.shared.font(family: nil, size: sc.px(20), bold: true) {
             baseline += font.ascent
             _ = font.draw(font.truncated(t, toWidth: r.width), at: r.x, baseline: baseline, color: .white,
                           shadow: Color.black.withAlpha(fraction: 0.6), on: canvas)
             baseline += sc.px(24) - font.ascent
         }
-        if let d = content.details, let font = FontCache.shared.font(family: nil, size: sc.px(15)) {
+        if let d = details, let font = FontCache.shared.font(family: nil, size: sc.px(15)) {
             _ = font.draw(font.truncated(d, toWidth: r.width), at: r.x, baseline: baseline + font.ascent + sc.px(4),
                           color: Color(rgb: 0xDDDDDD), shadow: Color.black.withAlpha(fraction: 0.6), on: canvas)
         }

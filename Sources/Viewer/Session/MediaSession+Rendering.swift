@@ -67,6 +67,13 @@ extension MediaSession {
     /// The thumbnail shows until playback starts, and stays for audio without cover art.
     var showsThumbnail: Bool {
         guard small.thumbFrame != nil || content.thumbnailImage != nil else { return false }
+        return thumbnailTime
+    }
+
+    /// Whether this is the time for the thumbnail, whether or not its picture came yet: its
+    /// player must run now to bring that picture, or the view would show the media's first
+    /// frame instead of the thumbnail the owner chose for before playback.
+    var thumbnailTime: Bool {
         if info?.kind == .audio { return !(info?.hasCoverArt ?? false) || !progress.hasStartedPlaying }
         return !progress.hasStartedPlaying
     }
@@ -90,6 +97,13 @@ extension MediaSession {
         let fill = settings.contentMode == .scaleAspectFill && !(settings.videoAspectFit && info?.kind == .video)
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         var scale = transform.nativeScale ? 1 : (fill ? max(sx, sy) : min(sx, sy))
+        // A small picture keeps its own pixels unless the user asked for it to fill the view:
+        // a 320x240 GIF blown up fourfold shows nothing more, only blocks. A drawing (SVG)
+        // has no pixels to blow up: it is drawn sharp at any size, so it still fills.
+        if settings.pictureFit == .small, !fill, info?.kind == .image || info?.kind == .animated,
+           info?.isScalable != true, !showsThumbnail {
+            scale = min(scale, 1)
+        }
         scale *= transform.zoom
         let rw = max(1, Int((Double(w) * scale).rounded()))
         let rh = max(1, Int((Double(h) * scale).rounded()))

@@ -186,7 +186,7 @@ final class MediaSession {
             }
         }
         openSmallPictures()
-        let smallTick = small.tick(presented: presented, showsThumbnail: showsThumbnail)
+        let smallTick = small.tick(presented: presented, showsThumbnail: thumbnailTime)
         if smallTick.redraw { t.redraw = true }
         t.soonest(smallTick.deadline)
         guard presented else { return t }
@@ -215,6 +215,7 @@ final class MediaSession {
     }
 
     private func fail(_ e: MediaError, into t: inout Tick) {
+        let e = e.namingFile(asTyped: content.url)
         failure = e
         player?.close()
         player = nil

@@ -17,13 +17,9 @@ extension Stage {
         switch e {
         case .key(let k):
             KeyboardSpy.shared.dispatch(k)
-            guard k.isPress, let name = k.name, let c = bindings.command(for: name) else { return }
-            // A held key repeats what makes sense to repeat (seeking, volume, zoom), not a
-            // pin, a dismissal or the next item.
-            if k.isAutoRepeat && !c.repeatsWhileHeld { return }
-            router.execute(c, on: self)
+            take(k)
         case .button(let b):
-            handleButton(b, now: now)
+            handleButton(b, window: windowID, now: now)
         case .motion(let x, let y, let rx, let ry, let state, _):
             controls.pointer = (x, y)
             controls.movedAt = now
@@ -65,23 +61,25 @@ extension Stage {
         }
     }
 
-    private func handleButton(_ b: ButtonEvent, now: Double) {
+    private func handleButton(_ b: ButtonEvent, window id: UInt, now: Double) {
         guard b.button == 1 else {
             if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
+                report(b, window: id, .thumbnailResize)
                 resizeThumbnail(larger: b.button == 4)
                 return
             }
             if b.isPress, isMinimized, b.button == 4 || b.button == 5, let v = view, thumbnailVolumeHit(x: b.x, y: b.y) {
                 // The wheel over the speaker or its slider turns the sound up or down.
+                report(b, window: id, .thumbnailVolume)
                 v.isMuted = false
                 v.volume += b.button == 4 ? 0.05 : -0.05
                 needsRedraw = true
                 return
             }
-            if b.isPress, let name = KeyName.name(button: b.button, state: b.modifiers),
-               let c = bindings.command(for: name) { router.execute(c, on: self) }
+            take(b, window: id)
             return
         }
+        report(b, window: id, .gesture)
         if b.isPress {
             controls.pointer = (b.x, b.y)
             gestures.pressed(at: b, now: now, onTrack: controlsVisible(now: now) && trackHit()?.inside == true)
@@ -119,8 +117,14 @@ extension Stage {
     /// A left click without movement: the close button, the track, the title's or
     /// details' callback, fullscreen on a double click, else play/pause.
     private func click(x: Int, y: Int, time: UInt, now: Double) {
+        // Before the double click: two quick clicks on "next" are two steps, not fullscreen.
+        if let side = navigationButtons(now: now)?.hit(x: x, y: y) {
+            router.execute(side.command, on: self)
+            showControls(now: now)
+            return
+        }
         if gestures.isDoubleClick(x: x, y: y, time: time) {
-            if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = bindings.command(for: name) {
+            if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = command(for: name) {
                 router.execute(c, on: self)
             }
             return
@@ -147,7 +151,7 @@ extension Stage {
             else if v.details != nil { v.notify { $0.handleDetailsSelection(in: v) } }
             return
         }
-        if let name = KeyName.name(button: 1, state: 0), let c = bindings.command(for: name) {
+        if let name = KeyName.name(button: 1, state: 0), let c = command(for: name) {
             router.execute(c, on: self)
         } else {
             v.togglePlay()
@@ -181,6 +185,22 @@ extension Stage {
         case .mute, .volume: return true
         default: return false
         }
+    }
+
+    /// The command for a key or button name. On a still, or an item that could not be
+    /// shown, there is nothing to seek: the `{still}` bindings (arrows, Page Up/Down, Space,
+    /// Backspace, the wheel) step through the queue instead, as in a photo viewer.
+    func command(for name: String) -> PlayerCommand? {
+        guard let v = view, v.failure != nil || v.info?.isPlayable == false else { return bindings.command(for: name) }
+        return bindings.command(for: name, in: "still")
+    }
+
+    /// The previous and next buttons, when they show: on a still (or a failed item) at
+    /// full size while the controls show.
+    func navigationButtons(now: Double) -> NavigationButtons? {
+        guard let v = view, !isMinimized, !window.isEmbedded, v.failure != nil || v.info?.isPlayable == false,
+              controlsVisible(now: now) else { return nil }
+        return NavigationButtons(bounds: bounds, scale: v.currentInterfaceScale)
     }
 
     /// Where the pointer is relative to the progress track.

@@ -192,7 +192,10 @@ extension Stage {
         }
         v.setLowPower(minimized)
         fade.overlay = minimized ? 0 : 1
-        if !minimized { restorePresentedState() }
+        if !minimized {
+            restorePresentedState()
+            takeFocus()
+        }
         surface.compact()
         v.notify { $0.didEndMinimizing(for: v, atMinimizedState: minimized) }
         needsRedraw = true

@@ -35,5 +35,14 @@ extension Stage {
         guard !window.isMapped else { return }
         window.map()
         if placement.wantsFullscreen && !window.isEmbedded && !isMinimized { window.setFullscreen(true) }
+        takeFocus()
+    }
+
+    /// The window is on screen again (shown after hiding, back from the thumbnail): it asks
+    /// for the keyboard focus, so the next key the user types reaches it. A pinned thumbnail
+    /// and an embedded view leave the focus where it is.
+    func takeFocus() {
+        guard !isPinned, !window.isEmbedded else { return }
+        window.activate(time: lastInputTime)
     }
 }

@@ -16,7 +16,10 @@ extension Stage {
             else if window.isEmbedded { presentFromInline(now: now) }
             else { toggleFullscreen() }
         case .toggleDetails:
-            controls.until = controlsVisible(now: now) ? 0 : now + 3600
+            // With no title to show (no --title, no song tags), `i` shows what the file
+            // itself says rather than nothing.
+            if let v = view, v.captionTitle == nil, v.captionDetails == nil { infoPanel.isShown.toggle() }
+            else { controls.until = controlsVisible(now: now) ? 0 : now + 3600 }
         case .toggleInfo:
             infoPanel.isShown.toggle()
         case .minimize:
@@ -68,6 +71,30 @@ extension Stage {
             router.dismissCurrent(from: self)
             if view != nil { restorePresentedState() }
         }
+    }
+
+    /// Takes the view off screen with its motion, then runs `done` (which dismisses it):
+    /// shrinking into its origin rectangle when it has one, else fading to black in place.
+    /// False, with nothing done, when no motion fits now (embedded, minimized, or another
+    /// motion running): the caller dismisses at once.
+    func animateDismissal(done: @escaping @MainActor () -> Void) -> Bool {
+        guard let v = view, animation == nil, !window.isEmbedded, !isMinimized else { return false }
+        let now = MonotonicClock.seconds()
+        if let origin = originFrame(of: v) {
+            window.setFloating(true)
+            animate(to: origin, now: now) { [self] in
+                done()
+                if view != nil { restorePresentedState() }
+            }
+        } else {
+            animate(to: windowFrame, now: now, fadeTo: 0) { [self] in
+                done()
+                // The next view comes in at full strength.
+                fade.content = 1
+                needsRedraw = true
+            }
+        }
+        return true
     }
 
     /// Grows an embedded view from its rectangle to the whole screen.

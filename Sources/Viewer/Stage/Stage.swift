@@ -43,6 +43,9 @@ final class Stage {
     var infoPanel = InfoPanel()
     /// Whether the window has the keyboard focus, and what losing it does.
     var focus: FocusWatch
+    /// The server time of the user's last key press or click (0: none yet, or only keys
+    /// another program sent): what a request for the focus carries.
+    var lastInputTime: UInt = 0
 
     /// Where the window goes when presented.
     struct Placement {
@@ -139,7 +142,7 @@ final class Stage {
         let l = loop
         v.show(on: self, window: windowFacts, wake: { l.wake() }, lowPower: isMinimized)
         awaitingFirstFrame = true
-        window.setTitle(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview"))
+        window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
     }
@@ -242,6 +245,7 @@ final class Stage {
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
             v.render(into: buf, state: state)
+            if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: fade.overlay)) }
             if !isMinimized {
                 let panel = infoPanel.isShown ? infoPanel.lines(for: v) : nil
                 v.drawNotices(v.currentMessages(now: now).messages, panel: panel, controls: showControls,

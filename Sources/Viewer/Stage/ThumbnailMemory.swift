@@ -6,8 +6,8 @@ import Windowing
 ///
 /// Each line is `LAYOUT X Y WIDTH HEIGHT`, where LAYOUT lists the monitors
 /// (`1920x1080+0+0,1280x1024+1920+0`): a place remembered under another layout is never
-/// used. The file is replaced atomically (written beside, then renamed), so a crash never
-/// leaves half a line, and it keeps at most `capacity` layouts.
+/// used. The file is replaced atomically (`StateFile`: written beside, then renamed), so a
+/// crash never leaves half a line, and it keeps at most `capacity` layouts.
 struct ThumbnailMemory {
     let path: String
     static let capacity = 16
@@ -29,50 +29,22 @@ struct ThumbnailMemory {
         return nil
     }
 
-    /// Remembers `frame` for `layout`, newest first.
+    /// Remembers `frame` for `layout`, newest first, merged under the file's lock with
+    /// what other instances remembered meanwhile.
     func remember(_ frame: Rect, for layout: String) {
         let line = "\(layout) \(frame.x) \(frame.y) \(frame.width) \(frame.height)"
-        let others = read().filter { !$0.hasPrefix(layout + " ") }
-        write(([line] + others).prefix(ThumbnailMemory.capacity).joined(separator: "\n") + "\n")
+        _ = StateFile.locked(path) {
+            let others = read().filter { !$0.hasPrefix(layout + " ") }
+            let text = ([line] + others).prefix(ThumbnailMemory.capacity).joined(separator: "\n") + "\n"
+            _ = StateFile.replace(path, with: Array(text.utf8))
+        }
     }
 
+    /// The file's first lines (it keeps the newest first); a file grown large is not read
+    /// past what `capacity` lines can take.
     private func read() -> [String] {
-        guard let f = fopen(path, "r") else { return [] }
-        defer { fclose(f) }
-        var lines: [String] = []
-        var buffer = [CChar](repeating: 0, count: 512)
-        while lines.count < ThumbnailMemory.capacity * 2, fgets(&buffer, Int32(buffer.count), f) != nil {
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            lines.append(line.trimmingCharacters(in: "\n"))
-        }
-        return lines
-    }
-
-    private func write(_ text: String) {
-        let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !dir.isEmpty { makeDirectories(dir) }
-        let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let bytes = Array(text.utf8)
-        let ok = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) == $0.count }
-        close(fd)
-        if ok { rename(temporary, path) } else { unlink(temporary) }
-    }
-
-    private func makeDirectories(_ dir: String) {
-        var partial = ""
-        for part in dir.split(separator: "/") {
-            partial += "/" + part
-            mkdir(partial, 0o700)
-        }
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        var s = Substring(self)
-        while s.last == set { s.removeLast() }
-        return String(s)
+        guard let bytes = StateFile.read(path, maxBytes: ThumbnailMemory.capacity * 2 * 512, keep: .head) else { return [] }
+        return bytes.split(separator: UInt8(ascii: "\n")).prefix(ThumbnailMemory.capacity * 2)
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 }

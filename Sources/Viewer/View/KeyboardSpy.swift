@@ -10,6 +10,19 @@ public enum KeyboardSpyEvent: Sendable, Hashable {
     case focusIn
     /// The window lost the keyboard focus.
     case focusOut
+    /// The keyboard is about to type into the view's window: it takes the focus. A desktop
+    /// keyboard has no on-screen frame, so the info's frames are zero.
+    case willShow
+    /// The view's window took the keyboard focus.
+    case didShow
+    /// The keyboard is about to stop typing into the window: the focus leaves it.
+    case willHide
+    /// The focus left the view's window.
+    case didHide
+    /// The keyboard's frame is about to change: with each focus change (from and to zero).
+    case willChangeFrame
+    /// The keyboard's frame changed, with each focus change.
+    case didChangeFrame
 }
 
 /// What an agent is told: the key, the text it types, modifiers, time and window.
@@ -33,6 +46,33 @@ public struct KeyboardSpyInfo: Sendable, Equatable {
     public var isAutoRepeat: Bool { key?.isAutoRepeat ?? false }
     /// The X server's time of the event, in milliseconds.
     public var time: UInt { key?.time ?? 0 }
+
+    /// Where an on-screen keyboard was before the event: always the zero rectangle, since
+    /// a desktop keyboard covers nothing of the screen.
+    public var beginFrame: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
+    /// Where an on-screen keyboard is after the event: the zero rectangle, as `beginFrame`.
+    public var endFrame: Rect { Rect(x: 0, y: 0, width: 0, height: 0) }
+    /// How a keyboard frame moves: nothing moves on a desktop, so `.linear` over zero seconds.
+    public var animationCurve: KeyboardAnimationCurve { .linear }
+    /// How long the keyboard's motion takes: 0, a desktop keyboard does not slide in.
+    public var animationDuration: Double { 0 }
+    /// Whether the focus change is in this process's own window: always, as X only reports
+    /// focus to the window that gains or loses it.
+    public var isLocal: Bool { true }
+    /// The height the keyboard covers: 0 on a desktop, so layouts need not move.
+    public var keyboardHeight: Double { 0 }
+}
+
+/// How an on-screen keyboard's frame moves, with UIKit's names (a desktop's never moves).
+public enum KeyboardAnimationCurve: Sendable {
+    /// Slow start and end.
+    case easeInOut
+    /// Slow start.
+    case easeIn
+    /// Slow end.
+    case easeOut
+    /// Even speed.
+    case linear
 }
 
 /// An observer of keyboard events, as KeyboardSpy's agents are.
@@ -95,8 +135,15 @@ public final class KeyboardSpy {
     }
 
     /// Delivers a focus change of a window.
+    ///
+    /// Keyboard focus is the desktop's form of the software keyboard: focus coming to a
+    /// window is `willShow`, `willChangeFrame`, `focusIn`, `didChangeFrame`, `didShow`;
+    /// leaving it is the `Hide` events around `focusOut`.
     public func dispatchFocus(isIn: Bool, window: UInt) {
-        deliver(KeyboardSpyInfo(event: isIn ? .focusIn : .focusOut, key: nil, window: window))
+        let order: [KeyboardSpyEvent] = isIn
+            ? [.willShow, .willChangeFrame, .focusIn, .didChangeFrame, .didShow]
+            : [.willHide, .willChangeFrame, .focusOut, .didChangeFrame, .didHide]
+        for e in order { deliver(KeyboardSpyInfo(event: e, key: nil, window: window)) }
     }
 
     private func deliver(_ info: KeyboardSpyInfo) {

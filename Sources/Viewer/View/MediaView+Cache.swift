@@ -15,8 +15,8 @@ extension MediaView {
     /// Whether a preload of this view is running.
     public var isPreloading: Bool { preloader != nil }
 
-    /// Starts a preload when `shouldPreloadPlayableMedia` asks for it (the queue calls this
-    /// when the view is queued).
+    /// Starts a preload when `shouldPreloadPlayableMedia` asks for it: when the URL is set
+    /// (or the option turned on after it), as MediaView does, and again when queued.
     func preloadIfWanted() {
         guard settings.shouldPreloadPlayableMedia else { return }
         switch kind {
@@ -28,7 +28,7 @@ extension MediaView {
 
     private func preload(into directory: CacheManager.Directory, kind: MediaKind) {
         guard preloader == nil, let url = mediaURL, SourceOptions.isNetwork(url),
-              let cache = CacheManager.shared.diskCache else { return }
+              let cache = CacheManager.shared.openedDisk else { return }
         var o = settings.playerOptions.source
         o.cache = cache
         o.cacheDirectory = directory
@@ -56,8 +56,14 @@ extension MediaView {
         switch kind {
         case .image: notify { $0.mediaView(self, didDownloadImage: path) }
         case .gif: notify { $0.mediaView(self, didDownloadGif: path) }
-        case .audio: notify { $0.mediaView(self, didDownloadAudio: path) }
-        default: notify { $0.mediaView(self, didDownloadVideo: path) }
+        case .audio: notify {
+            $0.mediaView(self, didDownloadAudio: path)
+            $0.mediaView(self, didDownloadAudio: URL(fileURLWithPath: path))
+        }
+        default: notify {
+            $0.mediaView(self, didDownloadVideo: path)
+            $0.mediaView(self, didDownloadVideo: URL(fileURLWithPath: path))
+        }
         }
     }
 }

@@ -92,8 +92,10 @@ extension MediaView {
     public func rotate(by degrees: Int) {
         guard let s = session, degrees % 90 == 0 else { return }
         notify { $0.mediaViewWillRotate(self) }
+        MediaNotifications.shared.post(.mediaViewWillRotateNotification, from: self)
         s.rotate(by: degrees)
         notify { $0.mediaViewDidRotate(self) }
+        MediaNotifications.shared.post(.mediaViewDidRotateNotification, from: self)
     }
 
     /// Shrinks the presented view into the corner thumbnail, as a drag down does, with the

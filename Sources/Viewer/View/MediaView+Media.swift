@@ -15,6 +15,7 @@ extension MediaView {
     public func setVideo(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .video, completion: completion)
         content.thumbnailURL = thumbnailUrl
+        preloadIfWanted()
     }
 
     /// Shows an animated GIF.
@@ -37,6 +38,7 @@ extension MediaView {
     public func setAudio(url: String, thumbnailUrl: String? = nil, completion: ((MediaView) -> Void)? = nil) {
         setMedia(url, kind: .audio, completion: completion)
         content.thumbnailURL = thumbnailUrl
+        preloadIfWanted()
     }
 
     /// Sets any media and lets the decoder tell what it is (the program's file arguments).
@@ -59,7 +61,8 @@ extension MediaView {
     /// Turns what a user typed into something FFmpeg opens, or a clear reason why not.
     ///
     /// Local files are checked here first so that a missing file, a directory or an empty
-    /// file gets a plain message rather than a decoder's.
+    /// file gets a plain message rather than a decoder's, naming the path as typed (with
+    /// its folder, so two `IMG_0001.jpg` from two cards are told apart).
     nonisolated static func resolve(_ url: String) -> Result<String, MediaError> {
         if SourceOptions.isNetwork(url) { return .success(url) }
         var path = url
@@ -71,12 +74,14 @@ extension MediaView {
             return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))
         }
         var st = stat()
-        guard stat(path, &st) == 0 else {
-            return .failure(MediaError("\(displayName(path)): \(String(cString: strerror(errno)))"))
+        // The name as typed, with bytes that are not text shown as U+FFFD.
+        let typed = FileName.display(url)
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
+            return .failure(MediaError("\(typed): \(String(cString: strerror(errno)))"))
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(displayName(path)): is a directory")) }
-        if st.st_size == 0 { return .failure(MediaError("\(displayName(path)): file is empty")) }
-        guard access(path, R_OK) == 0 else { return .failure(MediaError("\(displayName(path)): permission denied")) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(typed): is a directory")) }
+        if st.st_size == 0 { return .failure(MediaError("\(typed): file is empty")) }
+        guard FileName.withCString(path, { access($0, R_OK) }) == 0 else { return .failure(MediaError("\(typed): permission denied")) }
         // "file:" stops FFmpeg from reading a colon in the name as a protocol.
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return .success("file:" + absolute)

@@ -23,6 +23,16 @@ extension MediaView {
         case scaleAspectFill
     }
 
+    /// How a picture smaller than the view is shown.
+    public enum PictureFit: String, Sendable, CaseIterable {
+        /// At its own size (100 %), centred, as photo viewers show it: a 320x240 GIF is not
+        /// blown up into blocks. Larger pictures still shrink to fit, and drawings (SVG),
+        /// sharp at any size, still fill.
+        case small
+        /// Always scaled to fill the view's width or height, small pictures too.
+        case always
+    }
+
     /// Every option a view has, with the names and defaults MediaView users know.
     ///
     /// The options are one value so that `reset()` is one assignment and copying a view's
@@ -59,6 +69,9 @@ extension MediaView {
         public var contentMode: ContentMode = .scaleAspectFit
         /// Video keeps its whole picture even when `contentMode` fills.
         public var videoAspectFit = false
+        /// Whether pictures (stills and animations, not video) smaller than the view are
+        /// enlarged to fit it; `cycle fit` (`F`) switches it for the whole queue.
+        public var pictureFit: PictureFit = .small
         /// What a drag does.
         public var swipeMode: SwipeMode = .none
         /// A view inside a host window grows to fullscreen when clicked.
@@ -73,8 +86,9 @@ extension MediaView {
         public var minimizedAspectRatio: AspectRatio = .landscapeRatio {
             didSet { minimizedAspectRatio = minimizedAspectRatio.clamped }
         }
-        /// Thumbnail width as a share of the monitor's width; 1/3 on a desktop monitor.
-        public var minimizedWidthRatio: Double = 1.0 / 3.0
+        /// Thumbnail width as a share of the monitor's width: half, as MediaView's (the
+        /// program `mediaview` sets 1/3, which suits a wide desktop monitor better).
+        public var minimizedWidthRatio: Double = 0.5
         /// The minimized thumbnail shows on every workspace, as picture-in-picture does.
         public var minimizedOnAllWorkspaces = true
         /// A picture drawn instead of the built-in play button.
@@ -102,6 +116,9 @@ extension MediaView {
         public var originRect: Rect?
         /// As `originRect`, already in screen coordinates.
         public var originRectConverted: Rect?
+        /// The view will not be presented again once dismissed, so a still's decoded
+        /// picture is let go at once instead of kept for going back to it.
+        public var imageViewNotReused = false
         /// Grows from the view's own place in its host window (a `--wid` embed) without
         /// naming a rectangle; wins over both origin rectangles.
         public var shouldPresentFromOriginRect = false
@@ -153,14 +170,15 @@ public struct EdgeBuffer: Equatable, Sendable, ExpressibleByIntegerLiteral {
     /// A space written as a number: `topBuffer = 20`.
     public init(integerLiteral value: Int) { self.init(value) }
 
-    /// A desktop's top bar (GNOME Shell's, a status bar).
-    public static let statusBarBuffer = EdgeBuffer(32)
-    /// A toolbar's height below a top bar.
+    /// A status bar's height, 20 as MediaView's (a desktop's top bar: GNOME Shell's is
+    /// about 32; give that number when it matters).
+    public static let statusBarBuffer = EdgeBuffer(20)
+    /// A navigation bar's (toolbar's) height, 44.
     public static let navigationBarBuffer = EdgeBuffer(44)
-    /// A top bar and a toolbar under it.
-    public static let statusAndNavigationBuffer = EdgeBuffer(76)
-    /// A bottom panel or task bar.
-    public static let tabBarBuffer = EdgeBuffer(48)
+    /// A status bar and a navigation bar under it, 64.
+    public static let statusAndNavigationBuffer = EdgeBuffer(64)
+    /// A tab bar's height, 49 (a desktop's bottom panel is often 48).
+    public static let tabBarBuffer = EdgeBuffer(49)
 }
 
 extension MediaView {

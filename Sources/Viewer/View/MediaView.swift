@@ -18,7 +18,10 @@ public final class MediaView {
     var observers: [MediaViewDelegate] = []
     /// Every option, in one value. The session follows every change at once.
     public var settings = Settings() {
-        didSet { session?.use(settings: settings) }
+        didSet {
+            session?.use(settings: settings)
+            if settings.shouldPreloadPlayableMedia && !oldValue.shouldPreloadPlayableMedia { preloadIfWanted() }
+        }
     }
     /// What to show: the media, its thumbnail and preview, title and details.
     var content = Content() {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a `MediaView` tells its owner, with MediaView's names.
 ///
 /// Every method has a default that does nothing, so an adopter implements only what it
@@ -53,6 +55,11 @@ public protocol MediaViewDelegate: AnyObject {
     func mediaView(_ mediaView: MediaView, didDownloadVideo path: String)
     /// Web audio is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadAudio path: String)
+    /// A web video is complete in the cache: MediaView's spelling, as a `file://` URL of
+    /// the cached copy, called right after the `String` form.
+    func mediaView(_ mediaView: MediaView, didDownloadVideo video: URL)
+    /// Web audio is complete in the cache, as a `file://` URL, right after the `String` form.
+    func mediaView(_ mediaView: MediaView, didDownloadAudio audio: URL)
     /// A web GIF is complete in the cache, at `path`.
     func mediaView(_ mediaView: MediaView, didDownloadGif path: String)
     /// The screen or the media is about to turn.
@@ -105,6 +112,8 @@ public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didDownloadImage path: String) {}
     func mediaView(_ mediaView: MediaView, didDownloadVideo path: String) {}
     func mediaView(_ mediaView: MediaView, didDownloadAudio path: String) {}
+    func mediaView(_ mediaView: MediaView, didDownloadVideo video: URL) {}
+    func mediaView(_ mediaView: MediaView, didDownloadAudio audio: URL) {}
     func mediaView(_ mediaView: MediaView, didDownloadGif path: String) {}
     func mediaViewWillRotate(_ mediaView: MediaView) {}
     func mediaViewDidRotate(_ mediaView: MediaView) {}

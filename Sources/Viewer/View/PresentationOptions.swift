@@ -15,9 +15,15 @@ public struct PresentationOptions {
     public var parentWindow: UInt?
     /// Quit when the queue is done.
     public var autoExit = false
+    /// Keep the window and the loop when nothing is left to show (mpv's `--idle`): a
+    /// controlling script loads the next file into it. Off, an empty queue ends `run()`.
+    public var idles = false
     /// Move on to the next view when the current one has played or failed, as a media
     /// player does; off, a finished view stays until the user moves on.
     public var advancesAutomatically = false
+    /// A slide show: stills and GIFs also move on after their `imageDuration`, and the last
+    /// item stays (the bundled demo, which a newcomer watches before touching a key).
+    public var advancesStills = false
     /// Quit after this many frames were shown.
     public var frameLimit: Int?
     /// Where the thumbnail's place and size are remembered between runs (a small text
@@ -49,6 +55,9 @@ public struct PresentationOptions {
     public var thumbnailStore: ThumbnailStore?
     /// Called with what the gallery did (shown, thumbnails made, an item opened).
     public var onGalleryEvent: ((GalleryEvent) -> Void)?
+    /// Called with every key and mouse button event and what became of it (the command that
+    /// took it, or why none did), before the command runs.
+    public var onInput: ((InputRecord) -> Void)?
     /// The defaults: fullscreen, the built-in bindings.
     public init() {}
 }

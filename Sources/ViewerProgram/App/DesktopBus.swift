@@ -6,14 +6,16 @@ import Viewer
 /// The program's side of MPRIS: which session bus to use, and what to say without one.
 ///
 /// The library takes a bus address and reads no environment; the program finds the address
-/// as libdbus's own clients do, and a desktop without a session bus (a bare X server, ssh)
-/// gets one line of warning while everything else works.
+/// as libdbus's own clients do. A desktop without a session bus (a bare X server, ssh) is
+/// ordinary, so it is only mentioned under `--verbose`; a bus that is named but does not
+/// answer is a fault and always gets one line, while everything else works.
 @MainActor
 enum DesktopBus {
-    /// Publishes `queue` as an MPRIS player, or warns once and returns nil.
-    static func start(on queue: MediaQueue, environment: [String: String]) -> MPRISPlayer? {
+    /// Publishes `queue` as an MPRIS player, or warns once (without a bus, only when
+    /// `verbose`) and returns nil.
+    static func start(on queue: MediaQueue, environment: [String: String], verbose: Bool) -> MPRISPlayer? {
         guard let address = address(environment) else {
-            warn("no session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+            if verbose { warn("no session bus (DBUS_SESSION_BUS_ADDRESS is not set)") }
             return nil
         }
         do {

@@ -10,7 +10,7 @@ import Viewer
 /// a plain command line stays a player of its own, as scripts and mpv users expect, and
 /// serves the default socket only when no other instance does.
 extension ViewerApp {
-    /// An exit status, as a failure of `startIPC`.
+    /// An exit status that ends the launch early: a step of `main` that cannot go on, or `startIPC`.
     struct ExitStatus: Error { let code: Int32 }
 
     /// `$XDG_RUNTIME_DIR/mediaview.socket`: private to the user and gone at logout. Without
@@ -47,13 +47,15 @@ extension ViewerApp {
 
     /// Listens on the IPC socket. A path the user named must work (exit 2 if not); the
     /// default one is quietly left to the instance that already serves it.
-    static func startIPC(at path: String?, explicit: Bool,
+    static func startIPC(at path: String?, explicit: Bool, idle: ProgramOptions.Idle,
                          makeView: @escaping (String) -> MediaView) -> Result<IPCController?, ExitStatus> {
+        // Idle without a socket still keeps the window, as mpv's --idle does.
+        MediaQueue.shared.presentation.idles = idle != .no
         guard let path else { return .success(nil) }
         let queue = MediaQueue.shared
         do throws(UnixSocket.Failure) {
             let server = try IPCServer(path: path, queue: queue)
-            return .success(IPCController(server: server, queue: queue, makeView: makeView))
+            return .success(IPCController(server: server, queue: queue, idleMode: idle, makeView: makeView))
         } catch {
             switch error {
             case .inUse:

@@ -1,12 +1,12 @@
 import Glibc
-import Synchronization
+import Playback
 
 /// Writes what happened as JSON lines: `{"t":12.345678,"event":"presented","index":0,...}`.
 ///
 /// `t` is seconds since the log was opened on the monotonic clock, so it never jumps
 /// when the wall clock is set. Each line goes out in one write(2) as soon as it is
 /// logged, so a test or script reading the file sees whole lines live, and lines from
-/// several threads never interleave. A mutex orders the timestamp and the write
+/// several threads never interleave. The project's one lock type orders the timestamp and the write
 /// together, so `t` never decreases down the file.
 public final class EventLog: Sendable {
     /// Why the log could not be opened, in one line.
@@ -21,21 +21,21 @@ public final class EventLog: Sendable {
         var broken = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let ownsDescriptor: Bool
     private let start: timespec
 
     /// Opens `path` for writing (truncating it), or standard output for `-`.
     public init(path: String) throws(OpenError) {
         if path == "-" {
-            state = Mutex(State(descriptor: STDOUT_FILENO))
+            state = Locked(State(descriptor: STDOUT_FILENO))
             ownsDescriptor = false
         } else {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
                 throw OpenError(description: "cannot open event log '\(path)': \(String(cString: strerror(errno)))")
             }
-            state = Mutex(State(descriptor: descriptor))
+            state = Locked(State(descriptor: descriptor))
             ownsDescriptor = true
         }
         start = Self.now()
@@ -79,7 +79,7 @@ public final class EventLog: Sendable {
             case "\t": out += "\\t"
             // Also escaped: U+FEFF, which some readers (Foundation's JSONSerialization) drop
             // at the start of a string as if it were a byte order mark, and U+2028/2029,
-            // which end a line in JavaScript. Found by `make fuzz`.
+            // which end a line in JavaScript.
             case _ where scalar.value < 0x20 || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -15,15 +15,44 @@ public struct IPCConnection {
     private var pending: [UInt8] = []
     /// Inside a line that was already too long: bytes are dropped up to its newline.
     private var discarding = false
-    /// Replies and events not yet written.
-    var output: [UInt8] = []
+    /// Replies and events not yet written, from `outputStart` on: bytes a slow socket took
+    /// are skipped rather than shifted out, so a large backlog drains in linear time.
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    /// Its socket is not read while its replies wait: a client that does not read gets no
+    /// more of its requests carried out.
+    var readPaused = false
 
     /// A connection that has sent nothing yet.
     public init() {}
 
     /// Output held for a client that does not read; past it the client is dropped rather
-    /// than the player growing without bound.
-    public static let maxOutputBytes = 8 << 20
+    /// than the player growing without bound. Twenty thousand replies fit.
+    public static let maxOutputBytes = 4 << 20
+
+    /// Bytes queued and not yet written.
+    var pendingBytes: Int { output.count - outputStart }
+
+    /// Queues `text` for the client.
+    mutating func queue(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
+    /// Hands the unwritten bytes to `write`, which returns how many it wrote (or fewer
+    /// than one when the socket took none); those are then forgotten.
+    mutating func drain(_ write: (UnsafeRawBufferPointer) -> Int) -> Int {
+        let n = output[outputStart...].withUnsafeBytes { write($0) }
+        guard n > 0 else { return n }
+        outputStart += n
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.count <= 65536)
+            outputStart = 0
+        } else if outputStart > 65536 && outputStart * 2 > output.count {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+        return n
+    }
 
     /// Takes bytes read from the socket; returns the lines they completed.
     public mutating func take(_ bytes: some Sequence<UInt8>) -> [Line] {

@@ -1,107 +1,156 @@
+import Glibc
 import Playback
 import Viewer
 
 /// The properties a script can read, set and observe: mpv's names and units, plus
-/// `minimized`, which is mediaview's own.
-enum IPCProperty: String, CaseIterable {
-    case pause, volume, mute, duration, path, fullscreen, minimized, speed
-    case timePos = "time-pos"
-    case mediaTitle = "media-title"
-    case playlistPos = "playlist-pos"
-    case playlistCount = "playlist-count"
-    case sid, aid
-    case subVisibility = "sub-visibility"
-    case trackList = "track-list"
-}
-
+/// `minimized`, which is mediaview's own. Each is one row of `propertyTable`: how to read
+/// it, and how to set it when it can be set.
 extension IPCController {
-    /// The property's value now; mpv's errors when it has none.
-    func value(of name: String) throws(IPCError) -> JSONValue {
-        guard let property = IPCProperty(rawValue: name) else { throw .propertyNotFound }
-        let v = queue.current
-        switch property {
-        case .pause: return .bool(!(v?.isPlaying ?? false))
-        case .volume: return .double(((v?.volume ?? sound.volume ?? 1) * 100).rounded())
-        case .mute: return .bool(v?.isMuted ?? sound.muted ?? false)
-        case .timePos:
-            guard let v, v.isPlayable, v.info != nil else { throw .propertyUnavailable }
-            return .double(v.position)
-        case .duration:
-            guard let d = v?.info?.duration, d > 0 else { throw .propertyUnavailable }
-            return .double(d)
-        case .path:
-            guard let url = v?.mediaURL else { throw .propertyUnavailable }
-            return .string(SourceOptions.redacted(url))
-        case .mediaTitle:
-            guard let v, let url = v.mediaURL else { throw .propertyUnavailable }
-            if let t = v.title, !t.isEmpty { return .string(t) }
-            if SourceOptions.isNetwork(url) { return .string(SourceOptions.redacted(url)) }
-            return .string(url.split(separator: "/").last.map(String.init) ?? url)
-        case .playlistPos: return .int(queue.playlistPosition ?? -1)
-        case .playlistCount: return .int(queue.playlist.count)
-        case .fullscreen: return .bool(v?.isFullscreen ?? false)
-        case .minimized: return .bool(v?.isMinimized ?? false)
-        case .speed: return .double(v?.playbackSpeed ?? 1)
-        case .sid, .aid, .subVisibility, .trackList: return try trackValue(property, of: v)
+    /// One property.
+    struct PropertyRow {
+        // Untyped throws: the compiler cannot yet lower tables of typed-throwing
+        // main-actor closures; every row throws IPCError and the callers narrow it.
+        let get: @MainActor (IPCController) throws -> JSONValue
+        var set: (@MainActor (IPCController, JSONValue) throws -> Void)?
+    }
+
+    /// Every property by name; `property-list` lists these names.
+    static let propertyTable: [String: PropertyRow] = {
+        var t: [String: PropertyRow] = [:]
+        for (name, row) in unavailableRows { t[name] = row }
+        for (name, row) in playbackRows { t[name] = row }
+        for (name, row) in mediaRows { t[name] = row }
+        for (name, row) in playlistRows { t[name] = row }
+        for (name, row) in programRows { t[name] = row }
+        t["track-list"] = PropertyRow { c in try c.trackList() }
+        t["current-tracks"] = PropertyRow { c in try c.currentTracks() }
+        for name in ["sid", "aid", "vid", "sub-visibility"] {
+            t[name] = PropertyRow(get: { c in try c.trackValue(name) },
+                                  set: { c, v in try c.setTrack(name, to: v) })
         }
+        return t
+    }()
+
+    /// The property's value now, sub-properties included; mpv's errors when it has none.
+    func value(of name: String) throws(IPCError) -> JSONValue {
+        if let row = Self.propertyTable[name] { return try Self.narrow { try row.get(self) } }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        // The longest leading part that is a property (`filename/no-ext` is one itself).
+        for n in stride(from: parts.count - 1, through: 1, by: -1) {
+            guard let row = Self.propertyTable[parts[..<n].joined(separator: "/")] else { continue }
+            let whole = try Self.narrow { try row.get(self) }
+            guard let found = IPCPropertyPath.resolve(whole, parts[n...]) else { throw IPCError.propertyUnavailable }
+            return found
+        }
+        throw IPCError.propertyNotFound
     }
 
     /// Changes a property as a script asked; mpv's errors for a wrong type or a read-only one.
     func set(_ name: String, to value: JSONValue) throws(IPCError) {
-        guard let property = IPCProperty(rawValue: name) else { throw .propertyNotFound }
-        let v = queue.current
-        switch property {
-        case .pause:
-            guard let paused = value.flag else { throw .propertyFormat }
-            if paused { v?.pause() } else { v?.play() }
-        case .volume:
-            // Numbers or their text, as mpv takes both.
-            guard let n = value.number else { throw .propertyFormat }
-            setVolume(n)
-        case .mute:
-            guard let muted = value.flag else { throw .propertyFormat }
-            sound.muted = muted
-            for view in queue.playlist { view.isMuted = muted }
-        case .timePos:
-            guard let seconds = value.number else { throw .propertyFormat }
-            try seekTo(seconds)
-        case .playlistPos:
-            guard case .int(let index) = value else { throw .propertyFormat }
-            try jump(to: index)
-        case .fullscreen:
-            guard let on = value.flag else { throw .propertyFormat }
-            if let v, v.isFullscreen != on { queue.execute(.toggleFullscreen) }
-        case .minimized:
-            guard let on = value.flag else { throw .propertyFormat }
-            if on { v?.minimize() } else { v?.restore() }
-        case .speed:
-            // A number or its text, 0.25 to 4; anything else leaves the speed alone.
-            guard let n = value.number, PlaybackSpeed(n) != nil else { throw .propertyFormat }
-            queue.execute(.speed(.set(n)))
-        case .sid, .aid, .subVisibility:
-            try setTrack(property, to: value, on: v)
-        case .duration, .path, .mediaTitle, .playlistCount, .trackList:
-            throw .propertyError
+        guard let row = Self.propertyTable[name] else {
+            throw name.contains("/") && (try? self.value(of: name)) != nil ? .propertyError : .propertyNotFound
         }
+        guard let set = row.set else { throw IPCError.propertyError }
+        try Self.narrow { try set(self, value) }
     }
 
-    /// mpv's volume is 0-100 here (no amplification above 100).
-    private func setVolume(_ percent: Double) {
-        let level = max(0, min(100, percent)) / 100
-        sound.volume = level
-        for view in queue.playlist { view.volume = level }
+    /// Runs a row's closure, with its error as the IPCError every row throws.
+    static func narrow<T>(_ body: () throws -> T) throws(IPCError) -> T {
+        do { return try body() } catch let e as IPCError { throw e } catch { throw .command }
     }
 
-    private func seekTo(_ seconds: Double) throws(IPCError) {
-        guard queue.current?.isPlayable == true else { throw .propertyUnavailable }
-        queue.execute(.seekAbsolute(seconds: max(0, seconds)))
+    /// The presented view, or mpv's error for a property that needs one.
+    func presented() throws(IPCError) -> MediaView {
+        guard let v = queue.current else { throw IPCError.propertyUnavailable }
+        return v
     }
 
-    /// Steps through the queue to `index`, so the items passed go into the history in order
-    /// and `playlist-prev` comes back through them.
-    private func jump(to index: Int) throws(IPCError) {
-        guard let from = queue.playlistPosition, queue.playlist.indices.contains(index) else { throw .propertyError }
-        if index > from { for _ in from..<index { queue.presentNext() } }
-        if index < from { for _ in index..<from { queue.presentPrevious() } }
+    /// The presented view's media description, once it has been opened.
+    func presentedInfo() throws(IPCError) -> (MediaView, MediaInfo) {
+        let v = try presented()
+        guard let info = v.info else { throw IPCError.propertyUnavailable }
+        return (v, info)
     }
+
+    /// A still shown for a set time (a slide show, `--autoexit`) lasts `--image-duration`;
+    /// one that stays until the user moves on has no duration.
+    func duration(of v: MediaView, _ info: MediaInfo) -> Double? {
+        if info.kind == .image { return queue.presentation.autoExit ? v.imageDuration : nil }
+        guard let d = info.duration, d > 0, d.isFinite else { return nil }
+        return d
+    }
+
+    static let playbackRows: [(String, PropertyRow)] = [
+        ("pause", PropertyRow(get: { c in .bool(!(c.queue.current?.isPlaying ?? false)) }, set: { c, v in
+            guard let paused = v.flag else { throw IPCError.propertyFormat }
+            if paused { c.queue.current?.pause() } else { c.queue.current?.play() }
+        })),
+        ("core-idle", PropertyRow { c in .bool(!(c.queue.current?.isPlaying ?? false)) }),
+        ("idle-active", PropertyRow { c in .bool(c.queue.current == nil) }),
+        ("eof-reached", PropertyRow { c in .bool(c.finished.contains(ObjectIdentifier(try c.presented()))) }),
+        ("seeking", PropertyRow { c in .bool(c.queue.current.map { c.announced.seeks[ObjectIdentifier($0)] != nil } ?? false) }),
+        ("paused-for-cache", PropertyRow { _ in .bool(false) }),
+        ("volume", PropertyRow(get: { c in .double((c.player.volume ?? c.queue.current?.volume ?? 1) * 100) }, set: { c, v in
+            // Numbers or their text, as mpv takes both; 0-100 here (no amplification).
+            guard let n = v.number else { throw IPCError.propertyFormat }
+            c.player.volume = max(0, min(100, n)) / 100
+            for view in c.queue.playlist { c.apply(c.player, to: view) }
+        })),
+        ("volume-max", PropertyRow { _ in .double(100) }),
+        ("mute", PropertyRow(get: { c in .bool(c.player.muted ?? c.queue.current?.isMuted ?? false) }, set: { c, v in
+            guard let muted = v.flag else { throw IPCError.propertyFormat }
+            c.player.muted = muted
+            for view in c.queue.playlist { c.apply(c.player, to: view) }
+        })),
+        ("speed", PropertyRow(get: { c in .double(c.queue.current?.playbackSpeed ?? 1) }, set: { c, v in
+            // A number or its text, 0.25 to 4; anything else leaves the speed alone.
+            guard let n = v.number, PlaybackSpeed(n) != nil else { throw IPCError.propertyFormat }
+            c.queue.execute(.speed(.set(n)))
+        })),
+        ("loop-file", PropertyRow(get: { c in (c.queue.current?.allowLooping ?? c.player.loopFile ?? false) ? .string("inf") : .bool(false) },
+                                  set: { c, v in
+            let on: Bool
+            if let f = v.flag { on = f } else if v.text == "inf" || v.text == "force" { on = true }
+            else if let n = v.number { on = n > 0 } else { throw IPCError.propertyFormat }
+            c.player.loopFile = on
+            for view in c.queue.playlist { c.apply(c.player, to: view) }
+        })),
+        ("loop-playlist", PropertyRow(get: { _ in .bool(false) }, set: { _, v in
+            // The queue does not start over; only "no" is a value it has.
+            guard v.flag == false || v.text == "0" else { throw IPCError.propertyError }
+        })),
+        ("image-display-duration", PropertyRow(get: { c in .double(c.queue.current?.imageDuration ?? c.player.imageDuration ?? 5) },
+                                               set: { c, v in
+            guard let n = v.number, n > 0 else { throw IPCError.propertyFormat }
+            c.player.imageDuration = n
+            for view in c.queue.playlist { c.apply(c.player, to: view) }
+        })),
+        ("fullscreen", PropertyRow(get: { c in .bool(c.queue.current?.isFullscreen ?? false) }, set: { c, v in
+            guard let on = v.flag else { throw IPCError.propertyFormat }
+            if let view = c.queue.current, view.isFullscreen != on { c.queue.execute(.toggleFullscreen) }
+        })),
+        ("window-minimized", PropertyRow { c in .bool(c.queue.current?.isMinimized ?? false) }),
+        ("minimized", PropertyRow(get: { c in .bool(c.queue.current?.isMinimized ?? false) }, set: { c, v in
+            guard let on = v.flag else { throw IPCError.propertyFormat }
+            if on { c.queue.current?.minimize() } else { c.queue.current?.restore() }
+        })),
+    ]
+
+    static let programRows: [(String, PropertyRow)] = [
+        ("pid", PropertyRow { _ in .int(Int(getpid())) }),
+        ("mpv-version", PropertyRow { _ in .string("mediaview \(ViewerApp.version)") }),
+        ("mpv-configuration", PropertyRow { _ in .string("mediaview \(ViewerApp.version), mpv JSON IPC") }),
+        ("idle", PropertyRow { c in .string(c.idleMode.rawValue) }),
+        ("input-ipc-server", PropertyRow { c in .string(c.server.path) }),
+        ("working-directory", PropertyRow { _ in .string(ViewerApp.absoluteInput(".").replacingSuffix("/.")) }),
+        ("property-list", PropertyRow { _ in .array(propertyTable.keys.sorted().map { .string($0) }) }),
+        ("command-list", PropertyRow { _ in
+            .array(IPCCommand.signatures.keys.sorted().map { IPCCommand.signatures[$0]!.listing($0) })
+        }),
+    ]
+}
+
+extension String {
+    /// The text without `suffix` at its end, when it ends so.
+    func replacingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

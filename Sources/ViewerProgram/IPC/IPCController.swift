@@ -4,49 +4,98 @@ import Viewer
 /// queue, replies to the client that asked, and events to every client.
 ///
 /// The protocol is mpv's (`IPCRequest`, `IPCCommand`), so mpv users' scripts drive
-/// mediaview as they drive mpv. Properties are in `IPCController+Properties.swift`, the
-/// events in `IPCController+Events.swift`.
+/// mediaview as they drive mpv. Each command is a row of `handlers`, each property a row
+/// of `propertyTable`; the events come from `IPCEventRelay` and `watch()`.
 @MainActor
 final class IPCController {
     let server: IPCServer
     unowned let queue: MediaQueue
     /// Makes a view for a file or URL with the command line's options, as an argument would be.
     let makeView: (String) -> MediaView
+    /// mpv's `--idle`, as the command line gave it.
+    let idleMode: IdleMode
     /// Each client's `observe_property` requests, with the value last sent.
     var observations: [Observation] = []
+    /// Each client's name (`client_name`) and the events it turned off.
+    var clients: [Int32: Client] = [:]
     /// Playlist entry ids (mpv's `playlist_entry_id`), counted from 1 in the order items came.
     var entryIDs: [ObjectIdentifier: Int] = [:]
     /// Views that played to their end, so `end-file` says `eof` rather than `stop`.
     var finished: Set<ObjectIdentifier> = []
-    /// Volume and mute set over the socket, kept for items that come later, as a player's
-    /// volume is one setting, not one per file.
-    var sound: (volume: Double?, muted: Bool?) = (nil, nil)
-    private var polling = false
+    /// Player settings set over the socket, kept for items that come later: a player's
+    /// volume or looping is one setting, not one per file.
+    var player = PlayerSettings()
+    /// What the events last said, so each is sent once (`IPCController+Events.swift`).
+    var announced = Announced()
+    /// Keys bound by clients (`keybind`, `define-section`).
+    let keys = IPCKeyBindings()
+    /// The exit status `quit CODE` asked for.
+    var exitCode: Int32?
+    private var watching = false
+
+    /// Observations one client may hold; mpv's scripts use a handful.
+    static let maxObservationsPerClient = 64
+    /// Observations all clients together may hold.
+    static let maxObservations = 1024
 
     /// One client's observation of one property.
     struct Observation {
         var client: Int32
         var id: Int
         var name: String
+        /// Sent as text (`observe_property_string`).
+        var asString: Bool
         /// The JSON last sent; nil before the first event.
         var last: String?
     }
 
-    init(server: IPCServer, queue: MediaQueue, makeView: @escaping (String) -> MediaView) {
-        self.server = server
-        self.queue = queue
-        self.makeView = makeView
-        server.onLine = { [weak self] line, client in self?.handle(line, from: client) }
-        server.onClose = { [weak self] client in self?.observations.removeAll { $0.client == client } }
+    /// What is known of one client.
+    struct Client {
+        var name: String
+        /// Events it asked not to get (`disable_event`).
+        var disabled: Set<String> = []
+        var allDisabled = false
     }
 
-    /// Takes a view into the IPC's view of the playlist: it gets an entry id, and its
-    /// events reach the clients.
+    /// mpv's `--idle`: whether an empty playlist keeps the window.
+    typealias IdleMode = ProgramOptions.Idle
+
+    /// Settings of the player as a whole.
+    struct PlayerSettings {
+        var volume: Double?
+        var muted: Bool?
+        var loopFile: Bool?
+        var imageDuration: Double?
+    }
+
+    init(server: IPCServer, queue: MediaQueue, idleMode: IdleMode = .no, makeView: @escaping (String) -> MediaView) {
+        self.server = server
+        self.queue = queue
+        self.idleMode = idleMode
+        self.makeView = makeView
+        server.onLine = { [weak self] line, client in self?.handle(line, from: client) }
+        server.onOpen = { [weak self] client in self?.clients[client] = Client(name: "ipc-\(client)") }
+        server.onClose = { [weak self] client in
+            self?.observations.removeAll { $0.client == client }
+            self?.clients[client] = nil
+        }
+        keys.run = { [weak self] text in self?.runText(text, from: nil) }
+    }
+
+    /// Takes a view into the IPC's view of the playlist: it gets an entry id, the player's
+    /// settings, and its events reach the clients.
     func adopt(_ view: MediaView) {
+        guard entryIDs[ObjectIdentifier(view)] == nil else { return }
         entryIDs[ObjectIdentifier(view)] = entryIDs.count + 1
-        if let v = sound.volume { view.volume = v }
-        if let m = sound.muted { view.isMuted = m }
+        apply(player, to: view)
         view.addObserver(IPCEventRelay(controller: self))
+    }
+
+    func apply(_ p: PlayerSettings, to view: MediaView) {
+        if let v = p.volume { view.volume = v }
+        if let m = p.muted { view.isMuted = m }
+        if let l = p.loopFile { view.allowLooping = l }
+        if let d = p.imageDuration { view.imageDuration = d }
     }
 
     /// Answers one line from `client`.
@@ -58,85 +107,70 @@ final class IPCController {
             request = r
         } catch {
             if error.wantsReply { server.send(IPCRequest.reply(requestID: error.requestID, error: error.error), to: client) }
+            else { ViewerApp.say("mediaview: ipc: a text command was refused: \(error.error.rawValue)") }
             return
         }
-        do throws(IPCError) {
-            let data = try execute(request.command, for: client)
-            if request.wantsReply { server.send(IPCRequest.reply(requestID: request.requestID, data: data), to: client) }
-        } catch {
-            if request.wantsReply { server.send(IPCRequest.reply(requestID: request.requestID, error: error), to: client) }
+        for (i, command) in request.commands.enumerated() {
+            // Text commands expand `${...}` in show-text and the like unless `raw`; JSON
+            // commands do not (mpv's client API), unless asked with `expand-properties`.
+            let prefixes = request.prefixes.indices.contains(i) ? request.prefixes[i] : []
+            let expand = prefixes.contains("expand-properties") || (!request.wantsReply && !prefixes.contains("raw"))
+            do throws(IPCError) {
+                let data = try execute(command, for: client, expanding: expand)
+                if request.wantsReply { server.send(IPCRequest.reply(requestID: request.requestID, data: data), to: client) }
+            } catch {
+                if request.wantsReply { server.send(IPCRequest.reply(requestID: request.requestID, error: error), to: client) }
+            }
         }
         // After the reply, as mpv does: an observation's first value follows its success.
-        checkObservations()
-        if case .quit = request.command { queue.quit() }
+        checkObservations(onlyNew: true)
+        startWatching()
     }
 
-    /// Carries out one command; returns the reply's data.
-    func execute(_ command: IPCCommand, for client: Int32) throws(IPCError) -> JSONValue? {
-        switch command {
-        case .loadfile(let url, let mode):
-            let view = makeView(url)
-            adopt(view)
-            switch mode {
-            case .replace: queue.replaceAll(with: view)
-            case .append, .appendPlay: queue.queue(mediaView: view)
-            }
-            return nil
-        case .playlistNext:
-            queue.presentNext()
-        case .playlistPrev:
-            queue.presentPrevious()
-        case .seek(let target, let mode):
-            guard queue.current?.isPlayable == true else { throw .command }
-            switch mode {
-            case .relative: queue.execute(.seek(seconds: target))
-            case .absolute: queue.execute(.seekAbsolute(seconds: max(0, target)))
-            case .absolutePercent: queue.execute(.seekAbsolutePercent(max(0, min(100, target))))
-            }
-        case .getProperty(let name):
-            return try value(of: name)
-        case .setProperty(let name, let value):
-            try set(name, to: value)
-        case .observeProperty(let id, let name):
-            guard IPCProperty(rawValue: name) != nil else { throw .propertyNotFound }
-            observations.append(Observation(client: client, id: id, name: name))
-            startPolling()
-        case .unobserveProperty(let id):
-            observations.removeAll { $0.client == client && $0.id == id }
-        case .quit:
-            break
-        case .binding(let c):
-            queue.execute(c)
+    /// Runs a text command from a key binding (or a client's `keypress`), with no reply.
+    func runText(_ text: String, from client: Int32?) {
+        guard let request = try? IPCRequest.parse(text) else {
+            ViewerApp.say("mediaview: ipc: cannot run the bound command '\(text)'")
+            return
         }
+        for c in request.commands { _ = try? execute(c, for: client ?? -1, expanding: true) }
+        checkObservations()
+    }
+
+    /// Carries out one command through its row of `handlers`; returns the reply's data.
+    func execute(_ command: IPCCommand, for client: Int32, expanding: Bool = false) throws(IPCError) -> JSONValue? {
+        if let handler = Self.handlers[command.name] {
+            return try Self.narrow { try handler(self, Invocation(command: command, client: client, expanding: expanding)) }
+        }
+        // The mediaview commands a key can be bound to (`rotate 90`, `gallery`), by their text.
+        let text = ([command.name] + command.args.compactMap(\.text)).joined(separator: " ")
+        guard let c = try? PlayerCommand.parse(text) else { throw .invalidParameter }
+        queue.execute(c)
         return nil
     }
 
-    /// Sends `property-change` for every observed property whose value changed since it
-    /// was last sent (and the first value of a new observation).
-    func checkObservations() {
-        for i in observations.indices {
-            let o = observations[i]
-            let data = try? value(of: o.name)
-            let text = data?.json ?? ""
-            guard text != o.last else { continue }
-            observations[i].last = text
-            var fields: [String: JSONValue] = ["id": .int(o.id), "name": .string(o.name)]
-            if let data { fields["data"] = data }
-            server.send(IPCRequest.event("property-change", fields), to: o.client)
-        }
+    /// One command being carried out, with who asked.
+    struct Invocation {
+        var command: IPCCommand
+        var client: Int32
+        var expanding: Bool
     }
 
-    /// Looks at the observed properties ten times a second while any are observed: the
-    /// position moves with no event to tell of it.
-    private func startPolling() {
-        guard !polling else { return }
-        polling = true
-        onMainActor(after: 0.1) { [weak self] in
+    /// A command's handler.
+    /// (Untyped throws, as `PropertyRow`'s closures; every handler throws IPCError.)
+    typealias Handler = @MainActor (IPCController, Invocation) throws -> JSONValue?
+
+    /// Looks at the player twenty times a second while any client is connected: the
+    /// position moves, seeks land and files finish loading with no callback saying so.
+    func startWatching() {
+        guard !watching else { return }
+        watching = true
+        onMainActor(after: 0.05) { [weak self] in
             guard let self else { return }
-            self.polling = false
-            guard !self.observations.isEmpty else { return }
-            self.checkObservations()
-            self.startPolling()
+            self.watching = false
+            guard !self.server.clients.isEmpty else { return }
+            self.watch()
+            self.startWatching()
         }
     }
 }

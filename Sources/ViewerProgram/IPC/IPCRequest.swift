@@ -5,12 +5,17 @@
 /// answered with `{"data": ..., "error": "success", "request_id": N}`. Any other line is
 /// an input.conf command (`cycle pause`), which gets no reply, as in mpv.
 public struct IPCRequest: Equatable, Sendable {
-    /// What to do.
-    public var command: IPCCommand
+    /// What to do: one command, or for a text line every command it holds (`a; b`).
+    public var commands: [IPCCommand]
     /// Echoed in the reply; 0 when the client gave none.
     public var requestID: Int
     /// False for text commands, which mpv does not answer.
     public var wantsReply: Bool
+    /// Prefixes of a text command (`expand-properties`, `raw`, ...), per command.
+    public var prefixes: [[String]] = []
+
+    /// The first (for a JSON request, the only) command.
+    public var command: IPCCommand { commands[0] }
 
     /// The longest line read; a longer one is answered with an error and dropped, so a
     /// client cannot make the player hold unbounded memory.
@@ -26,26 +31,43 @@ public struct IPCRequest: Equatable, Sendable {
         public var wantsReply = true
     }
 
-    /// The request on `line` (without its newline); nil for a blank line.
+    /// The request on `line` (without its newline); nil for a blank line or a comment.
     public static func parse(_ line: String) throws(Failure) -> IPCRequest? {
         let trimmed = line.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
-        if trimmed.isEmpty || trimmed.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return nil }
-        guard trimmed.first == "{" else {
-            let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { JSONValue.string(String($0)) }
-            do { return IPCRequest(command: try IPCCommand.parse(words), requestID: 0, wantsReply: false) }
-            catch { throw Failure(error: error, requestID: 0, wantsReply: false) }
-        }
+        guard trimmed.first == "{" else { return try parseText(String(trimmed)) }
         guard case .object(let fields)? = JSONValue.parse(String(trimmed)) else {
             throw Failure(error: .invalidParameter, requestID: 0)
         }
         var id = 0
         if let given = fields["request_id"] {
+            // mpv takes any integer; a number with a fraction or text is refused.
             guard case .int(let n) = given else { throw Failure(error: .invalidParameter, requestID: 0) }
             id = n
         }
-        guard case .array(let words)? = fields["command"] else { throw Failure(error: .invalidParameter, requestID: id) }
-        do { return IPCRequest(command: try IPCCommand.parse(words), requestID: id, wantsReply: true) }
-        catch { throw Failure(error: error, requestID: id) }
+        do throws(IPCError) {
+            switch fields["command"] {
+            case .array(let words)?:
+                return IPCRequest(commands: [try IPCCommand.parse(words)], requestID: id, wantsReply: true)
+            case .object(let named)?:
+                return IPCRequest(commands: [try IPCCommand.parse(named: named)], requestID: id, wantsReply: true)
+            default:
+                throw .invalidParameter
+            }
+        } catch {
+            throw Failure(error: error, requestID: id)
+        }
+    }
+
+    /// A line of input.conf commands, which mpv runs without a reply.
+    private static func parseText(_ line: String) throws(Failure) -> IPCRequest? {
+        do throws(IPCError) {
+            let parsed = try IPCTextCommand.parse(line)
+            guard !parsed.isEmpty else { return nil }
+            let commands = try parsed.map { (p) throws(IPCError) in try IPCCommand.parse(p.words.map { .string($0) }) }
+            return IPCRequest(commands: commands, requestID: 0, wantsReply: false, prefixes: parsed.map(\.prefixes))
+        } catch {
+            throw Failure(error: error, requestID: 0, wantsReply: false)
+        }
     }
 
     /// A reply line (with its newline): success with `data`, or an error.

@@ -31,21 +31,32 @@ enum UnixSocket {
         return socket(AF_UNIX, type, 0)
     }
 
-    /// A blocking connection to the program listening on `path`.
-    static func connect(to path: String) throws(Failure) -> Int32 {
+    /// A non-blocking connection to the program listening on `path`, made within
+    /// `timeout` seconds: a listener that never accepts (its backlog full) is given up on
+    /// rather than waited for.
+    static func connect(to path: String, timeout: Double = 2) throws(Failure) -> Int32 {
         guard var addr = address(path) else { throw .failed("\(path): the path is too long for a socket") }
-        let fd = newSocket(nonBlocking: false)
+        let fd = newSocket(nonBlocking: true)
         guard fd >= 0 else { throw .failed("cannot make a socket: \(errorText())") }
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        let deadline = Deadline(seconds: timeout)
+        while true {
+            let ok = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
+            let e = errno
+            if ok == 0 { return fd }
+            // A Unix socket answers EAGAIN while the listener's backlog is full.
+            if (e == EAGAIN || e == EINTR) && !deadline.passed {
+                usleep(10_000)
+                continue
+            }
+            close(fd)
+            if e == ECONNREFUSED || e == ENOENT { throw .nobodyListening }
+            if e == EAGAIN { throw .failed("\(path): the program there accepts no connection") }
+            throw .failed("\(path): \(String(cString: strerror(e)))")
         }
-        if ok == 0 { return fd }
-        let e = errno
-        close(fd)
-        if e == ECONNREFUSED || e == ENOENT { throw .nobodyListening }
-        throw .failed("\(path): \(String(cString: strerror(e)))")
     }
 
     /// A non-blocking listening socket at `path`, readable and writable only by its user.
@@ -88,4 +99,19 @@ enum UnixSocket {
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }
+
+    /// Which file a path names (device and inode), to tell the socket one made from one
+    /// another program put at the same path since.
+    struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        /// The socket at `path` now; nil when there is none.
+        init?(of path: String) {
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
 }

@@ -16,13 +16,13 @@ struct InputExpansion {
     /// Folders that added nothing, each already reported.
     var emptyFolders = 0
 
-    /// Expands `inputs` as `browse` says, writing `folder` events to `log`; `quiet` leaves
+    /// Expands `inputs` as `folders` says, writing `folder` events to `log`; `quiet` leaves
     /// stderr alone (a look at what would be handed to a running player).
-    static func expand(_ inputs: [String], browse: ProgramOptions.BrowseOptions, log: EventLog?,
+    static func expand(_ inputs: [String], folders: ProgramOptions.Folders, log: EventLog?,
                        quiet: Bool = false) -> InputExpansion {
-        let listing = FolderListing(order: browse.order, reversed: browse.reversed, recursive: browse.recursive)
+        let listing = FolderListing(order: folders.sort, reversed: folders.reversed, recursive: folders.recursive)
         var out = InputExpansion()
-        if browse.browseFolder, inputs.count == 1, let file = localPath(inputs[0]), !isFolder(file) {
+        if folders.browseFolder, inputs.count == 1, let file = localPath(inputs[0]), !isFolder(file) {
             let found = listing.list(around: file)
             if !quiet { report(found, folder: parent(of: file), log: log) }
             out.items = found.files
@@ -68,7 +68,7 @@ struct InputExpansion {
 
     private static func isFolder(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        return FileName.withCString(path) { stat($0, &st) } == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func parent(of file: String) -> String {

@@ -1,11 +1,60 @@
 import Viewer
 
-/// The manual page, `mediaview.1`, written from the same option table as `--help`, so the
-/// two cannot disagree: `make install` runs `mediaview --man-page` to make it.
+/// `--help` and the manual page, `mediaview.1`, both written from the option table, so
+/// they cannot disagree with each other or with the parser: `make install` runs
+/// `mediaview --man-page` to make the page.
 extension ProgramOptions {
+    /// The `--help` text: usage, then every option by group with its default, in 80 columns.
+    public static var helpText: String {
+        let labelWidth = 24
+        var lines = [
+            "Usage: mediaview [OPTIONS] [FILE|URL ...]",
+            "Shows images, animated GIFs, video and audio as a fullscreen queue.",
+            "With no input it plays the bundled demo. Keys: see --list-bindings.",
+        ]
+        for group in groupOrder {
+            lines.append("")
+            lines.append(group + ":")
+            for spec in optionTable where spec.group == group {
+                let label = spec.name + (spec.valueName.map { " " + $0 } ?? "")
+                var help = wrap(spec.help, width: 80 - labelWidth - 4)
+                if label.count > labelWidth {
+                    lines.append("  " + label)
+                } else {
+                    let first = help.isEmpty ? "" : help.removeFirst()
+                    lines.append("  " + label + String(repeating: " ", count: labelWidth - label.count) + "  " + first)
+                }
+                lines += help.map { String(repeating: " ", count: labelWidth + 4) + $0 }
+            }
+        }
+        lines.append("")
+        lines.append("Exit status: 0 all items played, 1 an item failed, 2 bad usage or no X display.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Greedy word wrap; a word longer than the width gets a line of its own.
+    private static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     /// The manual page as roff (man macros).
     public static func manPage(version: String) -> String {
-        var out = [
+        let sections = manHeader(version: version) + manOptions() + manKeys() + manIPCAndFiles() + manEnd()
+        return sections.joined(separator: "\n") + "\n"
+    }
+
+    private static func manHeader(version: String) -> [String] {
+        [
             ".TH MEDIAVIEW 1 \"\" \"mediaview \(version)\" \"User Commands\"",
             ".SH NAME",
             "mediaview \\- view images, animated GIFs, video and audio, from disk or the web",
@@ -18,8 +67,12 @@ extension ProgramOptions {
             "for all four kinds. A drag down shrinks the item into an always-on-top thumbnail in the",
             "bottom-right corner that keeps playing; a drag of the thumbnail to the right throws it away.",
             "With no input it plays the bundled demo.",
-            ".SH OPTIONS",
         ]
+    }
+
+    /// Every option, by group, as `--help` lists them.
+    private static func manOptions() -> [String] {
+        var out = [".SH OPTIONS"]
         for group in groupOrder {
             out.append(".SS \(escape(group))")
             for spec in optionTable where spec.group == group {
@@ -28,17 +81,28 @@ extension ProgramOptions {
                 out.append(escape(spec.help))
             }
         }
-        out.append(".SH KEYS")
-        out.append("The built-in bindings (mpv's input.conf syntax), which")
-        out.append(".I $XDG_CONFIG_HOME/mediaview/input.conf")
-        out.append("or \\fB\\-\\-input\\-conf\\fR changes:")
-        out.append(".PP")
-        out.append(".nf")
+        return out
+    }
+
+    /// The built-in bindings, as `--list-bindings` prints them without a user file.
+    private static func manKeys() -> [String] {
+        var out = [
+            ".SH KEYS",
+            "The built-in bindings (mpv's input.conf syntax), which",
+            ".I $XDG_CONFIG_HOME/mediaview/input.conf",
+            "or \\fB\\-\\-input\\-conf\\fR changes:",
+            ".PP",
+            ".nf",
+        ]
         for line in InputBindings.defaults.listing().split(separator: "\n") where !line.hasPrefix("#") {
             out.append(escape(String(line)))
         }
         out.append(".fi")
-        out += [
+        return out
+    }
+
+    private static func manIPCAndFiles() -> [String] {
+        [
             ".SH IPC",
             "Each window serves a subset of mpv's JSON IPC on a Unix socket (mode 0600):",
             "\\fB{\"command\": [\"get_property\", \"time-pos\"], \"request_id\": 1}\\fR",
@@ -62,13 +126,17 @@ extension ProgramOptions {
             ".TP",
             ".I $XDG_CACHE_HOME/mediaview",
             "media downloaded from the web",
+        ]
+    }
+
+    private static func manEnd() -> [String] {
+        [
             ".SH EXIT STATUS",
             "0 when every item played, 1 when some item failed (each failure says why on stderr),",
             "2 for bad usage or no X display.",
             ".SH SEE ALSO",
             ".BR mpv (1)",
         ]
-        return out.joined(separator: "\n") + "\n"
     }
 
     /// Text safe in roff: backslashes doubled, hyphens as minus signs (so options can be

@@ -23,7 +23,7 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var windows: [UInt: (window: XWindow, surface: Surface?)] = [:]
-    private var lastKeyRelease: (code: UInt32, time: UInt)?
+    private var repeats: KeyRepeatFilter
     /// Descriptors the app added, with what to do when they can be read.
     private(set) var watched: [Int32: () -> Void] = [:]
     /// The main dispatch queue's wake-up descriptor, when this loop runs that queue's work.
@@ -31,6 +31,7 @@ public final class EventLoop: @unchecked Sendable {
 
     public init(display: XDisplay) throws(XError) {
         self.display = display
+        repeats = KeyRepeatFilter(display: display)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw XError("cannot create the wake pipe") }
         for fd in fds {
@@ -113,7 +114,13 @@ public final class EventLoop: @unchecked Sendable {
         var ev = XEvent()
         while XPending(display.raw) > 0 {
             XNextEvent(display.raw, &ev)
-            if let e = translate(&ev) { out.append(e) }
+            if ev.type == KeymapNotify {
+                repeats.keysDown(withUnsafeBytes(of: ev.xkeymap.key_vector) { Array($0) })
+                continue
+            }
+            guard let e = translate(&ev) else { continue }
+            if case .focus = e.1 { repeats.forgetHeldKeys() }
+            out.append(e)
         }
         for (id, w) in windows {
             if let e = w.window.dropTarget?.expire() { out.append((id, e)) }
@@ -222,12 +229,10 @@ public final class EventLoop: @unchecked Sendable {
         // Text is what a key types, not control characters (Ctrl+A, Escape, Return).
         if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { text = "" }
         let k = ev.xkey
-        // X reports auto-repeat as a release immediately followed by a press with the same
-        // time; remember releases to recognise the press that follows.
-        var repeatFlag = false
-        if isPress, let last = lastKeyRelease, last.code == k.keycode, last.time == k.time { repeatFlag = true }
-        lastKeyRelease = isPress ? nil : (k.keycode, k.time)
+        let synthetic = k.send_event != 0
+        let repeatFlag = repeats.isRepeat(press: isPress, code: k.keycode, time: k.time, window: k.window, synthetic: synthetic)
         return KeyEvent(isPress: isPress, keysym: keysym, name: KeyName.name(keysym: keysym, state: k.state),
-                        text: text, modifiers: k.state, isAutoRepeat: repeatFlag, time: k.time, window: k.window)
+                        text: text, modifiers: k.state, isAutoRepeat: repeatFlag, time: k.time, window: k.window,
+                        isSynthetic: synthetic)
     }
 }

@@ -39,7 +39,10 @@ public struct KeyEvent: Sendable, Equatable {
     public var isAutoRepeat: Bool
     /// Server time in milliseconds.
     public var time: UInt
+    /// The X window it was sent to.
     public var window: UInt
+    /// Sent by another program (`XSendEvent`) rather than typed on the keyboard.
+    public var isSynthetic = false
 }
 
 /// A mouse button press or release.

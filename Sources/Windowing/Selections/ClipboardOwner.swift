@@ -2,7 +2,9 @@ import CX11
 import Glibc
 
 /// Serves what the user copied (Ctrl+C) on the CLIPBOARD: the picture as `image/png`, its
-/// source as text. It is served for as long as we own the selection, whatever has the
+/// source as text, and a local file as a file (`text/uri-list` for most file managers,
+/// `x-special/gnome-copied-files` for Nautilus and its kin), so pasting into a folder
+/// copies the file. It is served for as long as we own the selection, whatever has the
 /// focus, until another program takes it over. Pictures larger than one request go in
 /// chunks (ICCCM's INCR), each sent when the reader deleted the one before.
 final class ClipboardOwner {
@@ -10,6 +12,8 @@ final class ClipboardOwner {
     let window: UInt
     private var png: [UInt8] = []
     private var text: [UInt8] = []
+    /// The file's `file://` URI, when the source is a local file.
+    private var fileURI: String?
     /// Chunked transfers under way, by reader window and property.
     private var chunked: [Key: (offset: Int, started: Double)] = [:]
     /// Above this many bytes a picture goes in chunks.
@@ -27,9 +31,10 @@ final class ClipboardOwner {
 
     /// Takes the CLIPBOARD with a picture (PNG bytes, may be empty) and text. False when the
     /// server gave it to someone else.
-    func offer(png: [UInt8], text: String) -> Bool {
+    func offer(png: [UInt8], text: String, fileURI: String? = nil) -> Bool {
         self.png = png
         self.text = Array(text.utf8)
+        self.fileURI = fileURI
         chunked.removeAll()
         let clipboard = display.atom("CLIPBOARD")
         XSetSelectionOwner(display.raw, clipboard, window, UInt(CurrentTime))
@@ -42,6 +47,7 @@ final class ClipboardOwner {
         guard c.selection == display.atom("CLIPBOARD") else { return }
         png = []
         text = []
+        fileURI = nil
         chunked.removeAll()
     }
 
@@ -64,6 +70,10 @@ final class ClipboardOwner {
         XFlush(display.raw)
     }
 
+    private var fileTypes: [Atom] {
+        ["text/uri-list", "x-special/gnome-copied-files"].map { display.atom($0) }
+    }
+
     private var textTypes: [Atom] {
         ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING"].map { display.atom($0) }
     }
@@ -72,6 +82,7 @@ final class ClipboardOwner {
         XDisplay.errorCode.store(0, ordering: .relaxed)
         if target == display.atom("TARGETS") {
             var list = [display.atom("TARGETS")] + (png.isEmpty ? [] : [display.atom("image/png")]) + textTypes
+                + (fileURI == nil ? [] : fileTypes)
             XChangeProperty(display.raw, requestor, property, XA_ATOM, 32, PropModeReplace,
                             list.withUnsafeMutableBytes { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) },
                             Int32(list.count))
@@ -88,6 +99,11 @@ final class ClipboardOwner {
             }
         } else if textTypes.contains(target) {
             put(text[...], type: target, on: requestor, property)
+        } else if let uri = fileURI, target == display.atom("text/uri-list") {
+            // RFC 2483: one URI a line, each ended by CR LF.
+            put(Array((uri + "\r\n").utf8)[...], type: target, on: requestor, property)
+        } else if let uri = fileURI, target == display.atom("x-special/gnome-copied-files") {
+            put(Array("copy\n\(uri)".utf8)[...], type: target, on: requestor, property)
         } else {
             return false
         }

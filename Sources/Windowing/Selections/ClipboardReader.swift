@@ -22,7 +22,9 @@ final class ClipboardReader: SelectionClient {
     func paste(time: UInt) -> String? {
         let clipboard = display.atom("CLIPBOARD")
         guard XGetSelectionOwner(display.raw, clipboard) != 0 else { return "the clipboard is empty" }
-        guard !reader.isBusy else { return nil }
+        // Said, not ignored: the paste before is still arriving, and ends within
+        // `SelectionReader.longest` seconds either way.
+        guard !reader.isBusy else { return "the paste before is still arriving" }
         types = ["text/uri-list", "UTF8_STRING"].map { display.atom($0) }
         self.time = time
         reader.request(clipboard, as: types.removeFirst(), time: time)

@@ -5,6 +5,9 @@ import Glibc
 /// when the owner sends INCR. Bounded in size, and given up when the owner goes silent, so a
 /// huge or dead source never freezes the window. Drops (XdndSelection) and pastes
 /// (CLIPBOARD) both read through one of these.
+///
+/// A transfer also has a whole-transfer limit: an owner that keeps sending a byte now and
+/// then is never silent, yet would keep the paste busy for ever.
 final class SelectionReader {
     /// How a transfer went.
     enum Outcome {
@@ -20,9 +23,12 @@ final class SelectionReader {
     let property: Atom
     /// The most a transfer may carry.
     let limit: Int
-    private var transfer: (selection: Atom, type: Atom, data: [UInt8], incremental: Bool, deadline: Double)?
+    private var transfer: (selection: Atom, type: Atom, data: [UInt8], incremental: Bool, deadline: Double, end: Double)?
     /// Seconds a silent owner is waited for.
     static let patience = 5.0
+    /// Seconds a whole transfer may take: megabytes on a local display take milliseconds,
+    /// so an owner still sending after this is stuck or hostile.
+    static let longest = 10.0
     private var watchesProperties = false
 
     init(display: XDisplay, window: UInt, property: String, limit: Int) {
@@ -34,8 +40,8 @@ final class SelectionReader {
 
     /// Whether a transfer is under way.
     var isBusy: Bool { transfer != nil }
-    /// When a silent owner is given up.
-    var deadline: Double? { transfer?.deadline }
+    /// When (on `now()`'s clock) a silent or too slow owner is given up.
+    var deadline: Double? { transfer.map { min($0.deadline, $0.end) } }
 
     /// Asks the owner of `selection` for its data as `type`.
     func request(_ selection: Atom, as type: Atom, time: UInt) {
@@ -48,7 +54,8 @@ final class SelectionReader {
             watchesProperties = true
         }
         XDeleteProperty(display.raw, window, property)
-        transfer = (selection, type, [], false, Self.now() + Self.patience)
+        let now = Self.now()
+        transfer = (selection, type, [], false, now + Self.patience, now + Self.longest)
         XConvertSelection(display.raw, selection, type, property, window, time)
         XFlush(display.raw)
     }
@@ -79,9 +86,13 @@ final class SelectionReader {
         return nil
     }
 
-    /// Gives up a transfer whose owner went silent (it died, or hangs).
+    /// Gives up a transfer whose owner went silent (it died, or hangs), or sends too slowly.
     func expire() -> Outcome? {
-        guard let t = transfer, Self.now() >= t.deadline else { return nil }
+        let now = Self.now()
+        guard let t = transfer, now >= min(t.deadline, t.end) else { return nil }
+        if now >= t.end && now < t.deadline {
+            return end(.failed("the program it came from sent it too slowly (still not all there after \(Int(Self.longest)) s)"))
+        }
         return end(.failed("the program it came from stopped answering"))
     }
 

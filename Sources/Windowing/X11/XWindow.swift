@@ -42,7 +42,7 @@ public final class XWindow {
         attrs.bit_gravity = Int32(NorthWestGravity)
         attrs.event_mask = Int(ExposureMask | KeyPressMask | KeyReleaseMask | ButtonPressMask | ButtonReleaseMask
                                | PointerMotionMask | StructureNotifyMask | FocusChangeMask | EnterWindowMask
-                               | LeaveWindowMask | VisibilityChangeMask)
+                               | LeaveWindowMask | VisibilityChangeMask | KeymapStateMask)
         let mask = UInt(CWBackPixel | CWBorderPixel | CWBitGravity | CWEventMask)
         XDisplay.errorCode.store(0, ordering: .relaxed)
         let w = XCreateWindow(d, parent ?? display.root, Int32(x), Int32(y), UInt32(self.width), UInt32(self.height), 0,
@@ -236,9 +236,12 @@ public final class XWindow {
         if dropTarget == nil { dropTarget = DropTarget(display: display, window: id) }
     }
 
-    /// When a drop or paste whose source went silent is to be given up; the loop must look then.
+    /// Seconds from now until a drop or paste whose source went silent is to be given up;
+    /// the loop must look then. Relative, as every deadline the loop sleeps on: a still on
+    /// screen wakes the loop for nothing else.
     public var transferDeadline: Double? {
-        [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min()
+        let now = SelectionReader.now()
+        return [dropTarget?.deadline, clipboardReader?.deadline].compactMap { $0 }.min().map { max(0, $0 - now) }
     }
 
     /// Reads the clipboard's paths, links or text; they arrive as a `.pasted` event (or
@@ -249,15 +252,40 @@ public final class XWindow {
     }
 
     /// Puts a picture (PNG bytes; empty for none) and text on the clipboard, served from this
-    /// window until another program takes it. False when the server did not give it to us.
-    public func offerClipboard(png: [UInt8], text: String) -> Bool {
+    /// window until another program takes it; with `fileURI` (a `file://` URI) also as a
+    /// file a file manager pastes (`text/uri-list`, `x-special/gnome-copied-files`). False
+    /// when the server did not give it to us.
+    public func offerClipboard(png: [UInt8], text: String, fileURI: String? = nil) -> Bool {
         if clipboardOwner == nil { clipboardOwner = ClipboardOwner(display: display, window: id) }
-        return clipboardOwner?.offer(png: png, text: text) ?? false
+        return clipboardOwner?.offer(png: png, text: text, fileURI: fileURI) ?? false
     }
 
     /// Gives the window the keyboard focus (needed with no window manager).
     public func focus() {
         XSetInputFocus(display.raw, id, RevertToParent, UInt(CurrentTime))
+        XFlush(display.raw)
+    }
+
+    /// Asks for the keyboard focus back for a window shown again, so the keys typed next
+    /// reach it. A window manager decides (`_NET_ACTIVE_WINDOW` as the application's
+    /// request, with `time`, the server time of the user's last key or click, so its
+    /// focus-stealing rules can judge it); with none, the focus is set directly. `time` 0
+    /// means now.
+    public func activate(time: UInt) {
+        guard isMapped else { return }
+        if display.hasWindowManager {
+            var ev = XEvent()
+            ev.xclient.type = ClientMessage
+            ev.xclient.window = id
+            ev.xclient.message_type = display.atom("_NET_ACTIVE_WINDOW")
+            ev.xclient.format = 32
+            ev.xclient.data.l.0 = 1
+            ev.xclient.data.l.1 = Int(time)
+            XSendEvent(display.raw, display.root, 0, Int(SubstructureRedirectMask | SubstructureNotifyMask), &ev)
+        } else {
+            // Mapped without a window manager means viewable, which XSetInputFocus needs.
+            XSetInputFocus(display.raw, id, RevertToParent, time)
+        }
         XFlush(display.raw)
     }
 }

@@ -31,13 +31,9 @@ extension MediaviewProgram {
             try xdotool(["key", "--window", String(s.window.id), name])
         }
 
-        /// Presses `q`. xdotool sends the release after the press, to a window that may be
-        /// gone by then (it quits on the press); it then fails with BadWindow before the
-        /// release, and the server's auto-repeat would keep "pressing" q into every later
-        /// program. So the release is sent again, to whatever has the focus.
+        /// Presses `q`, leaving no key down.
         private func quit(_ s: Session) throws {
-            _ = try Run.process("xdotool", ["key", "--window", String(s.window.id), "q"], timeout: 10)
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try pressQuit(on: s.window.id)
         }
 
         private func count(_ s: Session, _ event: String, index: Int = 0) throws -> Int {

@@ -49,7 +49,8 @@ extension MediaviewProgram {
         }
 
         @Test func solidRedImageIsFittedWithBlackBars() throws {
-            let red = try Fixtures.solidImage("red")
+            // Larger than the window: it shrinks to fit (a smaller one would show at 100 %).
+            let red = try Fixtures.solidImage("red", width: 1280, height: 960)
             let (run, _, img) = try showWindowed(red, color: RGB.red, extra: ["--image-duration", "3"])
             checkFitted(img, color: RGB.red, label: "red image")
             let end = try #require(run.finish(timeout: 10), "did not exit after --image-duration")
@@ -68,7 +69,8 @@ extension MediaviewProgram {
         /// the whole 1280x720 screen itself, and fits the 4:3 picture into it (160 px bars).
         @Test func fullscreenByDefaultCoversTheScreen() throws {
             let probe = try ScreenProbe()
-            let red = try Fixtures.solidImage("red")
+            // Larger than the screen, so it is fitted to it.
+            let red = try Fixtures.solidImage("red", width: 1920, height: 1440)
             let run = try Launched(["--no-audio", "--autoexit", "--image-duration", "2", red])
             let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
             let screen = probe.screenSize

@@ -109,7 +109,7 @@ extension MediaviewProgram {
             try key("j")
             #expect(shows(white: true, yellow: false), "j from off did not come back to the first track")
             // xdotool may find the window gone as it finishes: the quit is what is checked.
-            _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
+            try pressQuit(on: window.id)
             let e = try #require(run.finish(timeout: 10), "q did not end the program")
             #expect(e.status == 0 && e.stderr.isEmpty, "status \(e.status), stderr: \(e.stderr)")
         }

@@ -14,10 +14,11 @@ struct BrokenEnvironmentTests {
         defer { PrivateServers.stop(x) }
         let err = Fixtures.directory + "/xdies-\(getpid()).txt"
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let p = try Run.start(Run.mediaview, ["--no-audio", try clip()],
+        let events = Fixtures.directory + "/xdies-\(getpid()).jsonl"
+        let p = try Run.start(Run.mediaview, ["--no-audio", "--events", events, try clip()],
                               environment: Run.environment(["DISPLAY": display]),
                               stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: err)))
-        usleep(1_000_000)
+        #expect(Events.waitFor(events, "first_frame", index: 0) != nil, "it never showed a picture")
         #expect(p.isRunning, "it was playing")
         PrivateServers.stop(x)
         let start = Date()
@@ -39,7 +40,8 @@ struct BrokenEnvironmentTests {
         let p = try Run.start(Run.mediaview, ["--windowed", "--autoexit", "--events", events, try clip()],
                               environment: Run.environment(["PULSE_SERVER": server]),
                               stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: err)))
-        usleep(1_500_000)
+        // Mid-play: the sound has started.
+        #expect(Events.waitFor(events, "played", index: 0) != nil, "it never played")
         PrivateServers.stop(pa)
         #expect(Run.wait(p, timeout: 15), "it went on and finished")
         #expect(p.terminationStatus == 0)

@@ -9,7 +9,7 @@ extension MediaviewProgram {
     @Suite struct ExampleApp {
         static var binary: String { Run.repositoryRoot + "/Examples/SeedClient/.build/debug/SeedClient" }
 
-        @Test("Delegate calls in order, the app's timers and tasks ran, minimize and restore from code, a failure reported")
+        @Test("Delegate calls in order, timers and tasks ran, minimize and restore from code, a failure reported, an animated dismissal, a view queued after the queue emptied is presented, MediaView's other spellings")
         func seedClientRuns() throws {
             let video = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 6)
             let broken = try Fixtures.bytes("not-a-video.mp4", Data("this is not a video".utf8))
@@ -31,6 +31,13 @@ extension MediaviewProgram {
                 "willDismiss", "didPauseMedia", "didDismiss",
                 "willPresent", "didPresent", "didFailToPlayMedia",
                 "failure: reported",
+                "willDismiss", "didDismiss",
+                "dismissed animated, queue empty true",
+                "willPresent", "didPresent", "didShowFirstFrame Late",
+                "will rotate notification from Late",
+                "will rotate notification from the app",
+                "reset media: url none, title Late",
+                "reset variables: title none, autoplay true",
                 "done",
             ]
             #expect(lines == expected, "heard:\n\(r.stdout)")

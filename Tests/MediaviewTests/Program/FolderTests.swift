@@ -126,8 +126,7 @@ extension MediaviewProgram {
             #expect(Events.waitFor(log, "first_frame", index: 5) != nil)
             try xdotool(["key", "--window", id, "Home"])
             #expect(Events.waitFor(log, "first_frame", index: 0) != nil)
-            _ = try Run.process("xdotool", ["key", "--window", id, "q"], timeout: 10)
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try pressQuit(on: window.id)
             let ended = try #require(run.finish(timeout: 10))
             #expect(ended.status == 0, "stderr: \(ended.stderr)")
             #expect(try Self.presented(log).map { ($0 as NSString).lastPathComponent }

@@ -23,6 +23,15 @@ extension MediaviewProgram {
             #expect(validate.status == 0 && !validate.stdout.contains("error"), "desktop-file-validate: \(validate.stdout)")
             // A file manager's "open" joins a running player, or opens the file with its folder.
             #expect(try String(contentsOfFile: desktop, encoding: .utf8).contains("Exec=mediaview --enqueue --browse-folder %U"))
+            // "Open with" menus match real types: a wildcard such as image/* matches none.
+            let mimeLine = try String(contentsOfFile: desktop, encoding: .utf8).split(separator: "\n")
+                .first { $0.hasPrefix("MimeType=") }.map(String.init) ?? ""
+            let types = Set(mimeLine.dropFirst("MimeType=".count).split(separator: ";").map(String.init))
+            #expect(!types.contains { $0.hasSuffix("/*") }, "wildcards: \(mimeLine)")
+            for t in ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heic", "image/jxl",
+                      "image/svg+xml", "video/mp4", "video/webm", "video/x-matroska", "audio/mpeg", "audio/flac", "audio/ogg"] {
+                #expect(types.contains(t), "\(t) missing from \(mimeLine)")
+            }
             for size in [16, 24, 32, 48, 64, 128, 256] {
                 let png = usr + "/share/icons/hicolor/\(size)x\(size)/apps/mediaview.png"
                 let probe = try Run.process("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", png],

@@ -172,6 +172,18 @@ func xdotool(_ args: [String]) throws -> Run.Result {
     return r
 }
 
+/// Presses `q` on `window`, as the tests end a program, and leaves no key down. xdotool
+/// sends its release after the press, to a window that may be gone by then (the program
+/// quits on the press): the release then fails with BadWindow, and a press that came
+/// through the keyboard (XTEST, the window focused) stays down in the server and
+/// auto-repeats into later programs, where a new `q` is only a repeat of a held key. So q
+/// is released before and after. Whether the program ended is the caller's check.
+func pressQuit(on window: UInt) throws {
+    _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+    _ = try Run.process("xdotool", ["key", "--window", String(window), "q"], timeout: 10)
+    _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+}
+
 /// A two-frame animated WebP, red then blue for 200 ms each (libwebp's encoder).
 func redBlueAnimatedWebP() throws -> String {
     try Fixtures.make("odd-anim-rb.webp", ["-f", "lavfi", "-i", "color=c=red:s=64x48:r=5:d=0.2",

@@ -22,21 +22,18 @@ struct EmbedTests {
             inside = probe.windows(className: "mediaview").first
         }
         let w = try #require(inside, "no mediaview window inside the host")
-        usleep(400_000)
-        let g = try #require(probe.geometry(of: w))
+        let g = try #require(GestureTests.geometry(of: w, probe) { $0.x == 100 && $0.width == 400 })
         #expect(g.x == 100 && g.y == 80 && g.width == 400 && g.height == 300, "fills the host: \(g)")
-        let img = probe.grab(x: 100, y: 80, width: 400, height: 300)
-        #expect(img.matches(200, 150, 0xFF0000), "the picture shows inside the host")
+        #expect(probe.waitFor { _ in probe.grab(x: 100, y: 80, width: 400, height: 300).matches(200, 150, 0xFF0000) } != nil,
+                "the picture shows inside the host")
 
         _ = try Run.process("xdotool", ["mousemove", "300", "230", "click", "1"], timeout: 5)
-        usleep(700_000)
-        let big = try #require(probe.geometry(of: w))
+        let big = try #require(GestureTests.geometry(of: w, probe) { $0.width == 1280 && $0.height == 720 })
         #expect(big.x == 0 && big.y == 0 && big.width == 1280 && big.height == 720, "grown to fullscreen: \(big)")
-        #expect(probe.grab().matches(640, 360, 0xFF0000))
+        #expect(probe.waitFor { $0.matches(640, 360, 0xFF0000) } != nil)
 
         _ = try Run.process("xdotool", ["key", "Escape"], timeout: 5)
-        usleep(700_000)
-        let back = try #require(probe.geometry(of: w))
+        let back = try #require(GestureTests.geometry(of: w, probe) { $0.width == 400 && $0.x == 100 })
         #expect(back.x == 100 && back.y == 80 && back.width == 400 && back.height == 300, "back inline: \(back)")
     }
 

@@ -52,8 +52,7 @@ extension MediaviewProgram {
             func key(_ name: String) throws { try xdotool(["key", "--window", String(window.id), name]) }
 
             func quit() throws -> Launched.Ended? {
-                _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
-                _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+                try pressQuit(on: window.id)
                 return run.finish(timeout: 10)
             }
         }

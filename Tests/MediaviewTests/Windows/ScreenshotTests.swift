@@ -89,8 +89,7 @@ extension MediaviewProgram {
             let turned = try decode(try #require(second, "no second screenshot"), 240, 10)
             #expect(turned.width == 480 && turned.height == 640 && near(turned.rgb, 0xFF0000), "turned clockwise, red is on top")
             #expect(second != path)
-            _ = try Run.process("xdotool", ["key", "--window", String(window.id), "q"], timeout: 10)
-            _ = try Run.process("xdotool", ["keyup", "q"], timeout: 10)
+            try pressQuit(on: window.id)
             #expect(run.finish(timeout: 5)?.status == 0)
         }
     }

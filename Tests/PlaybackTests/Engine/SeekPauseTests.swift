@@ -22,13 +22,17 @@ import TestSupport
         let d = PlayerDriver(try Self.redThenBlue(), audio: audio)
         defer { d.player.close() }
         _ = try d.ready()
-        // Play a little of the red part first, so there are frames in flight to go stale.
-        let before = d.play(limit: 0.4, colors: true).frames
+        // Play a little of the red part first (ten frames, however long a busy machine takes),
+        // so there are frames in flight to go stale.
+        let before = d.play(limit: 10, colors: true) { $0.count >= 10 }.frames
         #expect(!before.isEmpty && Colour.near(before[0].color!, Colour.red))
+        let droppedBefore = d.player.droppedFrames
         d.player.seek(to: 2.0)
-        // Fifteen frames, however long the sound takes to restart on a busy machine: what is
-        // checked is which frames come, not how fast (speed has tests and a bench of its own).
-        let after = d.play(limit: 5, colors: true) { $0.count >= 15 }.frames
+        // Fifteen frames shown or dropped as late, however long the sound takes to restart on
+        // a busy machine: what is checked is which frames come, not how fast (speed has tests
+        // and a bench of its own).
+        let after = d.play(limit: 20, colors: true) { $0.count + d.player.droppedFrames - droppedBefore >= 15 }.frames
+        let dropped = d.player.droppedFrames - droppedBefore
         let first = try #require(after.first, "nothing shown after the seek")
         #expect(abs(first.pts - 2.0) <= 0.1, "first frame after the seek has pts \(first.pts)")
         #expect(Colour.near(first.color!, Colour.blue), "first frame after the seek is \(Colour.text(first.color))")
@@ -36,14 +40,18 @@ import TestSupport
             #expect(f.pts >= 1.95, "stale frame pts \(f.pts) after seeking to 2.0")
             #expect(Colour.near(f.color!, Colour.blue), "pts \(f.pts) is \(Colour.text(f.color))")
         }
-        // Playback goes on from there frame after frame, none skipped or repeated (25 fps),
-        // and the clock follows the pictures.
-        #expect(after.count == 15, "\(after.count) frames after the seek")
+        // Playback goes on from there frame after frame (25 fps), none repeated; a frame is
+        // skipped only when the player dropped it as late (a busy machine, the sound's clock
+        // running on), and the clock follows the pictures.
+        #expect(after.count + dropped >= 15, "\(after.count) frames after the seek, \(dropped) dropped")
         let steps = zip(after, after.dropFirst()).map { $1.pts - $0.pts }
-        #expect(steps.allSatisfy { abs($0 - 0.04) < 0.005 }, "pts steps after the seek: \(steps)")
-        if let last = after.last {
+        let frames = steps.map { ($0 / 0.04).rounded() }
+        #expect(zip(steps, frames).allSatisfy { $1 >= 1 && abs($0 - $1 * 0.04) < 0.005 }, "pts steps after the seek: \(steps)")
+        #expect(Int(frames.reduce(0, +)) - frames.count <= dropped, "frames skipped but not dropped: \(steps)")
+        if dropped == 0, let last = after.last {
             #expect(abs(d.player.position - last.pts) < 0.1, "position \(d.player.position), last picture \(last.pts)")
         }
+        if dropped > 0 { print("seekForward(audio: \(audio)): \(dropped) frames dropped as late after the seek") }
     }
 
     @Test("Seeking back from the blue part to 1.0 s shows red again", arguments: [false, true])
@@ -52,10 +60,11 @@ import TestSupport
         defer { d.player.close() }
         _ = try d.ready()
         d.player.seek(to: 3.0)
-        let blue = d.play(limit: 0.3, colors: true).frames
+        // Frames counted, not time: a busy machine may take longer to show them.
+        let blue = d.play(limit: 10, colors: true) { $0.count >= 5 }.frames
         #expect(blue.first.map { abs($0.pts - 3.0) <= 0.1 } == true, "seek to 3.0 gave \(blue.map(\.pts))")
         d.player.seek(to: 1.0)
-        let red = d.play(limit: 0.3, colors: true).frames
+        let red = d.play(limit: 10, colors: true) { $0.count >= 5 }.frames
         let first = try #require(red.first)
         #expect(abs(first.pts - 1.0) <= 0.1, "pts \(first.pts)")
         for f in red {
@@ -68,9 +77,10 @@ import TestSupport
         let d = PlayerDriver(try Self.redThenBlue())
         defer { d.player.close() }
         _ = try d.ready()
-        _ = d.play(limit: 0.1)
+        _ = d.play(limit: 10) { !$0.isEmpty }
         d.player.seek(to: 99)
-        let run = d.play(limit: 3, colors: true)
+        // Bounded so a hang fails; finishing is what is checked, not how soon.
+        let run = d.play(limit: 20, colors: true)
         #expect(run.finished)
         if let last = run.frames.last {
             #expect(last.pts > 3.0 && Colour.near(last.color!, Colour.blue), "last pts \(last.pts)")
@@ -83,7 +93,7 @@ import TestSupport
         defer { d.player.close() }
         _ = try d.ready()
         // Twelve frames in (with sound, the sink's start-up delay varies, so count frames).
-        let early = d.play(limit: 3) { $0.count >= 12 }.frames
+        let early = d.play(limit: 10) { $0.count >= 12 }.frames
         #expect(early.count == 12)
         d.player.setPaused(true)
         #expect(d.player.isPaused)
@@ -94,7 +104,7 @@ import TestSupport
         #expect(abs(p1 - p0) < 0.005, "position moved \(p1 - p0) s while paused")
         #expect(abs(p0 - (early.last?.pts ?? 0)) < 0.06, "paused at \(p0), last picture \(early.last?.pts ?? -1)")
         d.player.setPaused(false)
-        let resumed = d.play(limit: 3) { $0.count >= 8 }.frames
+        let resumed = d.play(limit: 10) { $0.count >= 8 }.frames
         let first = try #require(resumed.first, "nothing after resume")
         // Continues where it stopped: no jump over the paused time, no replay.
         #expect(first.pts > (early.last?.pts ?? 0) && first.pts - p0 < 0.1,
@@ -110,11 +120,14 @@ import TestSupport
         let d = PlayerDriver(try Self.redThenBlue()) { $0.startPaused = true }
         defer { d.player.close() }
         _ = try d.ready()
+        // The first picture, however long it takes; then half a second in which no other
+        // may come (the wait is what is checked).
+        let first = d.play(limit: 10) { !$0.isEmpty }
+        #expect(first.frames.count == 1, "no first picture while starting paused")
         let run = d.play(limit: 0.5)
-        #expect(run.frames.count == 1, "\(run.frames.count) frames while starting paused")
-        #expect(!run.finished)
+        #expect(run.frames.isEmpty && !run.finished, "\(run.frames.count) more frames while starting paused")
         #expect(d.player.position < 0.05)
         d.player.setPaused(false)
-        #expect(d.play(limit: 0.4).frames.count >= 7)
+        #expect(d.play(limit: 10) { $0.count >= 7 }.frames.count >= 7)
     }
 }

@@ -12,7 +12,7 @@ import TestSupport
     typealias RGB = (r: Double, g: Double, b: Double)
 
     /// The reference decodes here run without a player, which is what silences FFmpeg's log.
-    init() { PlayerEngine.quietFFmpeg }
+    init() { FFmpegLog.quiet }
 
     /// The colours of the test card's quadrants: red, lime on top; blue, white below.
     static let quadrantColours: [RGB] = [Colour.red, Colour.green, Colour.blue, (255, 255, 255)]
@@ -253,7 +253,9 @@ import TestSupport
     func truncatedInPlayer() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: try Self.redOverBlue()))
         let path = try Fixtures.bytes("jpeg-cut-25-player.jpg", data.prefix(data.count / 4))
-        let d = PlayerDriver(path) { $0.untimed = true }
+        // The in-process decode stage's handling; through the worker the item fails at open
+        // with the same line (SandboxTests).
+        let d = PlayerDriver(path) { $0.untimed = true; $0.sandbox = .off }
         defer { d.player.close() }
         _ = try d.ready()
         let rest = d.play(limit: 5)
@@ -390,7 +392,7 @@ import TestSupport
         let f = try #require(d.firstFrame(limit: 5), "nothing shown")
         #expect(f.width == 1500 && f.height == 1000, "\(f.width)x\(f.height)")
         #expect(f.pixelFormatName == "bgr0", "decoded as \(f.pixelFormatName), not by libjpeg")
-        #expect(f.pts == 0 && f.serial == d.player.engine.serial.load(ordering: .relaxed))
+        #expect(f.pts == 0 && f.serial == d.player.engine.serial.current)
         #expect(f.displaySize == (1500, 1000))
         #expect(Colour.near(f.averageColor(), (0x33, 0x66, 0xcc), tolerance: 8))
         let rest = d.play(limit: 5)

@@ -6,7 +6,7 @@ import TestSupport
 /// The freedesktop thumbnail cache's rules, checked against other readers: Python's idea of
 /// a file URI and its MD5, and the PNG's chunks read here by hand.
 @Suite struct ThumbnailStoreTests {
-    init() { PlayerEngine.quietFFmpeg }
+    init() { FFmpegLog.quiet }
 
     @Test func theURIAndItsMD5AreWhatOtherProgramsCompute() throws {
         for path in ["/tmp/a b/Ünïcode ☃.jpg", "/x/plain-name_1.png", "/odd/100%#?.png"] {

@@ -18,35 +18,35 @@ import Viewer
         }
     }
 
-    @Test func defaultsFollowTheSeedAndSpec() throws {
+    @Test func defaultsFollowMediaViewAndTheDesktop() throws {
         let options = try parse()
         #expect(options.inputs.isEmpty)
-        #expect(options.imageDuration == 5)
-        #expect(options.autoplay && !options.loop && !options.dismissAfterFinish)
-        #expect(options.swipeMode == .minimize)
-        #expect(options.minimizedAspectRatio == 9.0 / 16.0)
-        #expect(options.minimizedWidthRatio == 1.0 / 3.0)
-        #expect(options.volume == 100 && !options.muted)
-        #expect(options.maxPixels == 100_000_000)
-        #expect(options.timeout == 15)
-        #expect(options.contentMode == .fit && !options.windowed && options.audioEnabled)
+        #expect(options.scripts.imageDuration == 5)
+        #expect(options.playback.autoplay && !options.playback.loop && !options.playback.dismissAfterFinish)
+        #expect(options.minimizing.swipeMode == .minimize)
+        #expect(options.minimizing.aspectRatio == 9.0 / 16.0)
+        #expect(options.minimizing.widthRatio == 1.0 / 3.0)
+        #expect(options.playback.volume == 100 && !options.playback.muted)
+        #expect(options.cache.maxPixels == 100_000_000)
+        #expect(options.cache.timeout == 15)
+        #expect(options.playback.contentMode == .fit && !options.window.windowed && options.scripts.audioEnabled)
     }
 
     @Test func inputsKeepOrderAndDashIsAnInput() throws {
         let options = try parse("a.png", "--autoexit", "-", "http://x/b.gif", "--", "--not-an-option", "-h")
         #expect(options.inputs == ["a.png", "-", "http://x/b.gif", "--not-an-option", "-h"])
-        #expect(options.autoExit)
-        #expect(!options.showHelp)
+        #expect(options.scripts.autoexit)
+        #expect(!options.information.showHelp)
     }
 
     @Test func bothValueForms() throws {
         let spaced = try parse("--frames", "30", "--title", "A = B")
         let joined = try parse("--frames=30", "--title=A = B")
         #expect(spaced == joined)
-        #expect(joined.frameLimit == 30 && joined.title == "A = B")
+        #expect(joined.scripts.frameLimit == 30 && joined.look.title == "A = B")
         // The value may itself look like an option or be empty where text is allowed.
-        #expect(try parse("--title", "--loop").title == "--loop")
-        #expect(try parse("--details=").details == "")
+        #expect(try parse("--title", "--loop").look.title == "--loop")
+        #expect(try parse("--details=").look.details == "")
     }
 
     @Test func flags() throws {
@@ -54,13 +54,13 @@ import Viewer
                                 "--no-autoplay", "--dismiss-after-finish", "--remaining-time", "--video-aspect-fit",
                                 "--hide-close-button", "--hide-play-button", "--no-cache", "--preload", "--mute",
                                 "--no-track", "--windowed")
-        #expect(options.showHelp && options.showVersion && options.listBindings)
-        #expect(!options.audioEnabled && options.benchmark && options.loop && !options.autoplay)
-        #expect(options.dismissAfterFinish && options.remainingTime && options.videoAspectFit)
-        #expect(options.hideCloseButton && options.hidePlayButton && !options.cacheEnabled)
-        #expect(options.preload && options.muted && !options.showTrack && options.windowed)
-        #expect(try parse("--windowed", "--fullscreen").windowed == false)
-        #expect(try parse("--no-track", "--show-track").showTrack)
+        #expect(options.information.showHelp && options.information.showVersion && options.information.listBindings)
+        #expect(!options.scripts.audioEnabled && options.scripts.benchmark && options.playback.loop && !options.playback.autoplay)
+        #expect(options.playback.dismissAfterFinish && options.look.remainingTime && options.playback.videoAspectFit)
+        #expect(options.look.hideCloseButton && options.look.hidePlayButton && !options.cache.enabled)
+        #expect(options.cache.preload && options.playback.muted && !options.look.showTrack && options.window.windowed)
+        #expect(try parse("--windowed", "--fullscreen").window.windowed == false)
+        #expect(try parse("--no-track", "--show-track").look.showTrack)
     }
 
     @Test func numbersAreChecked() {
@@ -77,13 +77,13 @@ import Viewer
     }
 
     @Test func interfaceScaleAndPreviews() throws {
-        #expect(try parse().uiScalePercent == nil)
-        #expect(try parse().trackPreviews)
-        #expect(try parse("--ui-scale", "1.5").uiScalePercent == 150)
-        #expect(try parse("--ui-scale=2x").uiScalePercent == 200)
-        #expect(try parse("--ui-scale", "1").uiScalePercent == 100)
-        #expect(try parse("--ui-scale", "2", "--ui-scale", "auto").uiScalePercent == nil)
-        #expect(try parse("--no-track-previews").trackPreviews == false)
+        #expect(try parse().look.uiScalePercent == nil)
+        #expect(try parse().look.trackPreviews)
+        #expect(try parse("--ui-scale", "1.5").look.uiScalePercent == 150)
+        #expect(try parse("--ui-scale=2x").look.uiScalePercent == 200)
+        #expect(try parse("--ui-scale", "1").look.uiScalePercent == 100)
+        #expect(try parse("--ui-scale", "2", "--ui-scale", "auto").look.uiScalePercent == nil)
+        #expect(try parse("--no-track-previews").look.trackPreviews == false)
         #expect(failure("--ui-scale", "3") == "mediaview: --ui-scale must be 1, 1.5, 2 or auto, got '3'")
         #expect(failure("--ui-scale", "") != nil)
         #expect(failure("--ui-scale", "nan") != nil)
@@ -92,7 +92,7 @@ import Viewer
 
     @Test func numbersAreStored() throws {
         let options = try parse("--image-duration", "0.5", "--volume", "0", "--timeout=2.5", "--max-pixels", "4096")
-        #expect(options.imageDuration == 0.5 && options.volume == 0 && options.timeout == 2.5 && options.maxPixels == 4096)
+        #expect(options.scripts.imageDuration == 0.5 && options.playback.volume == 0 && options.cache.timeout == 2.5 && options.cache.maxPixels == 4096)
     }
 
     @Test func missingAndUnwantedValues() {
@@ -106,14 +106,14 @@ import Viewer
         #expect(failure("--fullscren") == "mediaview: unknown option '--fullscren' (did you mean --fullscreen?)")
         #expect(failure("--theme-colour=red")?.contains("did you mean --theme-color?") == true)
         #expect(failure("--autoexi")?.contains("did you mean --autoexit?") == true)
-        #expect(failure("--zzzzzzzz") == "mediaview: unknown option '--zzzzzzzz' (see mediaview --help)")
+        #expect(failure("--zzzzzzzz") == "mediaview: unknown option '--zzzzzzzz'")
         #expect(failure("-x")?.hasPrefix("mediaview: unknown option '-x'") == true)
     }
 
     @Test func geometry() throws {
-        #expect(try parse("--geometry", "800x600").geometry == .init(width: 800, height: 600))
-        #expect(try parse("--geometry=640X480+10+20").geometry == .init(width: 640, height: 480, x: 10, y: 20))
-        #expect(try parse("--geometry", "320x200-1920+0").geometry == .init(width: 320, height: 200, x: -1920, y: 0))
+        #expect(try parse("--geometry", "800x600").window.geometry == .init(width: 800, height: 600))
+        #expect(try parse("--geometry=640X480+10+20").window.geometry == .init(width: 640, height: 480, x: 10, y: 20))
+        #expect(try parse("--geometry", "320x200-1920+0").window.geometry == .init(width: 320, height: 200, x: -1920, y: 0))
         for bad in ["0x600", "800x0", "-800x600", "800x", "x600", "800", "800x600+10", "800x600+a+b",
                     "800x600+1+2+3", "99999x10", "800x600 ", "８00x600"] {
             #expect(failure("--geometry", bad) != nil, "\(bad)")
@@ -121,39 +121,39 @@ import Viewer
     }
 
     @Test func windowID() throws {
-        #expect(try parse("--wid", "12345").parentWindow == 12345)
-        #expect(try parse("--wid", "0x1c00007").parentWindow == 0x1C00007)
-        #expect(try parse("--wid", "0X1C").parentWindow == 0x1C)
+        #expect(try parse("--wid", "12345").window.parentWindow == 12345)
+        #expect(try parse("--wid", "0x1c00007").window.parentWindow == 0x1C00007)
+        #expect(try parse("--wid", "0X1C").window.parentWindow == 0x1C)
         for bad in ["0", "0x", "-5", "12z", "0x1ffffffff", ""] {
             #expect(failure("--wid", bad) != nil, "\(bad)")
         }
     }
 
     @Test func swipeAndContentModes() throws {
-        #expect(try parse("--swipe-mode", "dismiss").swipeMode == .dismiss)
-        #expect(try parse("--swipe-mode=None").swipeMode == ProgramOptions.SwipeMode.none)
-        #expect(try parse("--content-mode", "fill").contentMode == .fill)
+        #expect(try parse("--swipe-mode", "dismiss").minimizing.swipeMode == .dismiss)
+        #expect(try parse("--swipe-mode=None").minimizing.swipeMode == ProgramOptions.SwipeMode.none)
+        #expect(try parse("--content-mode", "fill").playback.contentMode == .fill)
         #expect(failure("--swipe-mode", "up") == "mediaview: --swipe-mode must be one of none, minimize, dismiss, got 'up'")
         #expect(failure("--content-mode", "stretch") != nil)
     }
 
     @Test func minimizedAspect() throws {
-        #expect(try parse("--minimized-aspect", "landscape").minimizedAspectRatio == 9.0 / 16.0)
-        #expect(try parse("--minimized-aspect", "square").minimizedAspectRatio == 1)
-        #expect(try parse("--minimized-aspect", "portrait").minimizedAspectRatio == 16.0 / 9.0)
-        #expect(try parse("--minimized-aspect", "1.2").minimizedAspectRatio == 1.2)
-        #expect(try parse("--minimized-aspect", "6/5").minimizedAspectRatio == 1.2)
-        #expect(try parse("--minimized-aspect", "0.1").minimizedAspectRatio == 9.0 / 16.0)   // clamped
-        #expect(try parse("--minimized-aspect", "5").minimizedAspectRatio == 16.0 / 9.0)
+        #expect(try parse("--minimized-aspect", "landscape").minimizing.aspectRatio == 9.0 / 16.0)
+        #expect(try parse("--minimized-aspect", "square").minimizing.aspectRatio == 1)
+        #expect(try parse("--minimized-aspect", "portrait").minimizing.aspectRatio == 16.0 / 9.0)
+        #expect(try parse("--minimized-aspect", "1.2").minimizing.aspectRatio == 1.2)
+        #expect(try parse("--minimized-aspect", "6/5").minimizing.aspectRatio == 1.2)
+        #expect(try parse("--minimized-aspect", "0.1").minimizing.aspectRatio == 9.0 / 16.0)   // clamped
+        #expect(try parse("--minimized-aspect", "5").minimizing.aspectRatio == 16.0 / 9.0)
         for bad in ["0", "-1", "wide", "1/0", "1/2/3", "inf"] {
             #expect(failure("--minimized-aspect", bad) != nil, "\(bad)")
         }
     }
 
     @Test func minimizedWidthRatio() throws {
-        #expect(try parse("--minimized-width-ratio", "0.5").minimizedWidthRatio == 0.5)
-        #expect(try parse("--minimized-width-ratio", "1").minimizedWidthRatio == 1)
-        #expect(try parse("--minimized-width-ratio", "1/4").minimizedWidthRatio == 0.25)
+        #expect(try parse("--minimized-width-ratio", "0.5").minimizing.widthRatio == 0.5)
+        #expect(try parse("--minimized-width-ratio", "1").minimizing.widthRatio == 1)
+        #expect(try parse("--minimized-width-ratio", "1/4").minimizing.widthRatio == 0.25)
         for bad in ["0", "1.01", "-0.2", "half"] {
             #expect(failure("--minimized-width-ratio", bad) != nil, "\(bad)")
         }
@@ -161,19 +161,19 @@ import Viewer
 
     @Test func buffers() throws {
         let options = try parse("--top-buffer", "panel", "--bottom-buffer", "taskbar")
-        #expect(options.topBuffer == 32 && options.bottomBuffer == 48)
-        #expect(try parse("--bottom-buffer=20").bottomBuffer == 20)
-        #expect(try parse("--top-buffer", "0").topBuffer == 0)
+        #expect(options.minimizing.topBuffer == 32 && options.minimizing.bottomBuffer == 48)
+        #expect(try parse("--bottom-buffer=20").minimizing.bottomBuffer == 20)
+        #expect(try parse("--top-buffer", "0").minimizing.topBuffer == 0)
         #expect(failure("--top-buffer", "-1") != nil)
         #expect(failure("--bottom-buffer", "tall") != nil)
     }
 
     @Test func themeColors() throws {
-        #expect(try parse("--theme-color", "#f80").themeColor == .init(red: 0xFF, green: 0x88, blue: 0))
-        #expect(try parse("--theme-color", "#1A2b3C").themeColor == .init(red: 0x1A, green: 0x2B, blue: 0x3C))
-        #expect(try parse("--theme-color", "Orange").themeColor == .init(red: 255, green: 165, blue: 0))
-        #expect(try parse("--theme-color", "grey").themeColor == (try parse("--theme-color", "gray").themeColor))
-        #expect(try parse("--theme-color", "#102030").themeColor?.pixel == 0x102030)
+        #expect(try parse("--theme-color", "#f80").look.themeColor == .init(red: 0xFF, green: 0x88, blue: 0))
+        #expect(try parse("--theme-color", "#1A2b3C").look.themeColor == .init(red: 0x1A, green: 0x2B, blue: 0x3C))
+        #expect(try parse("--theme-color", "Orange").look.themeColor == .init(red: 255, green: 165, blue: 0))
+        #expect(try parse("--theme-color", "grey").look.themeColor == (try parse("--theme-color", "gray").look.themeColor))
+        #expect(try parse("--theme-color", "#102030").look.themeColor?.pixel == 0x102030)
         for bad in ["#12", "#12345", "#1234567", "#ggg", "chartreuse", "f80", "#", "", "#１２３"] {
             #expect(failure("--theme-color", bad) != nil, "\(bad)")
         }
@@ -183,15 +183,15 @@ import Viewer
         let options = try parse("--track-font", "DejaVu Sans", "--play-icon", "p.png", "--fail-icon", "f.png",
                                 "--music-icon", "m.png", "--cache-dir", "/tmp/c", "--events", "-",
                                 "--input-conf", "k.conf", "--details", "ünïcode ✓")
-        #expect(options.trackFont == "DejaVu Sans" && options.playIconPath == "p.png")
-        #expect(options.failIconPath == "f.png" && options.musicIconPath == "m.png")
-        #expect(options.cacheDirectory == "/tmp/c" && options.eventsPath == "-" && options.inputConfPath == "k.conf")
-        #expect(options.details == "ünïcode ✓")
+        #expect(options.look.trackFont == "DejaVu Sans" && options.look.playIconPath == "p.png")
+        #expect(options.look.failIconPath == "f.png" && options.look.musicIconPath == "m.png")
+        #expect(options.cache.directory == "/tmp/c" && options.scripts.eventsPath == "-" && options.information.inputConfPath == "k.conf")
+        #expect(options.look.details == "ünïcode ✓")
     }
 
     @Test func laterOptionsWin() throws {
-        #expect(try parse("--volume", "10", "--volume", "20").volume == 20)
-        #expect(try parse("--swipe-mode", "none", "--swipe-mode=dismiss").swipeMode == .dismiss)
+        #expect(try parse("--volume", "10", "--volume", "20").playback.volume == 20)
+        #expect(try parse("--swipe-mode", "none", "--swipe-mode=dismiss").minimizing.swipeMode == .dismiss)
     }
 
     @Test func helpListsEveryOptionInGroups() {
@@ -214,13 +214,13 @@ import Viewer
 @Suite struct FolderOptionTests {
     @Test func folderOptionsParse() throws {
         let o = try ProgramOptions.parse(["-r", "--sort", "exif-date", "--reverse", "--browse-folder", "pics"])
-        #expect(o.browse.recursive && o.browse.reversed && o.browse.browseFolder)
-        #expect(o.browse.order == .exifDate)
+        #expect(o.folders.recursive && o.folders.reversed && o.folders.browseFolder)
+        #expect(o.folders.sort == .exifDate)
         #expect(o.inputs == ["pics"])
         let d = try ProgramOptions.parse(["pics"])
-        #expect(d.browse == ProgramOptions.BrowseOptions())
-        #expect(d.browse.order == .natural)
-        #expect(try ProgramOptions.parse(["--recursive"]).browse.recursive)
+        #expect(d.folders == ProgramOptions.Folders())
+        #expect(d.folders.sort == .natural)
+        #expect(try ProgramOptions.parse(["--recursive"]).folders.recursive)
     }
 
     @Test func aBadSortSaysWhatWorks() {

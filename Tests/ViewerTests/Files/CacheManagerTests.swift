@@ -11,6 +11,10 @@ struct CacheManagerTests {
     final class Downloads: MediaViewDelegate {
         var videos: [String] = []
         var audios: [String] = []
+        var videoURLs: [URL] = []
+        var audioURLs: [URL] = []
+        func mediaView(_ mediaView: MediaView, didDownloadVideo video: URL) { videoURLs.append(video) }
+        func mediaView(_ mediaView: MediaView, didDownloadAudio audio: URL) { audioURLs.append(audio) }
         func mediaView(_ mediaView: MediaView, didDownloadVideo path: String) {
             MainActor.assertIsolated()
             videos.append(path)
@@ -19,11 +23,31 @@ struct CacheManagerTests {
     }
 
     /// Points the shared manager at a fresh directory for one test.
-    func freshManager(_ label: String) throws -> CacheManager {
+    func freshManager(_ label: String, enabled: Bool = true) throws -> CacheManager {
         let base = ProcessInfo.processInfo.environment["MEDIAVIEW_TEST_TMP"] ?? NSTemporaryDirectory()
         let m = CacheManager.shared
-        m.configure(directory: base + "/cm-\(label)-\(UUID().uuidString.prefix(8))", enabled: true)
+        m.configure(directory: base + "/cm-\(label)-\(UUID().uuidString.prefix(8))", enabled: enabled)
         return m
+    }
+
+    @Test("shouldPreloadPlayableMedia downloads when the URL is set, before any queue, with caching off")
+    func preloadWhenSet() async throws {
+        let m = try freshManager("set", enabled: false)
+        defer { m.cacheMediaWhenDownloaded = true }
+        let fixture = try Fixtures.solidVideo("blue", width: 160, height: 120, seconds: 1)
+        let name = "set-\(UUID().uuidString.prefix(8)).mp4"
+        try FileManager.default.copyItem(atPath: fixture, toPath: try TestEnvironment.httpRoot + "/" + name)
+        let url = try TestEnvironment.http + "/" + name
+        let v = MediaView()
+        let d = Downloads()
+        v.delegate = d
+        v.shouldPreloadPlayableMedia = true
+        v.setVideo(url: url)
+        #expect(v.isPreloading, "the download starts when the URL is set")
+        try await pump(seconds: 20) { !d.videoURLs.isEmpty }
+        #expect(d.videos.count == 1)
+        #expect(d.videoURLs.map(\.path) == d.videos, "the URL form follows the String form")
+        #expect(d.videos.first.map { FileManager.default.contents(atPath: $0) == FileManager.default.contents(atPath: fixture) } == true)
     }
 
     /// Lets the main queue deliver what download threads posted until `done` or the time limit.

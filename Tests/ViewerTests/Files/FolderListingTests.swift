@@ -69,6 +69,19 @@ import TestSupport
         #expect(r.problems.isEmpty)
     }
 
+    /// With `-r`, a link to `/` (or anywhere outside the folder) is not followed: the
+    /// listing is the folder's own files, not the whole file system's.
+    @Test func recursiveDoesNotFollowALinkOutOfTheFolder() throws {
+        let dir = try Self.folder(["a/x.png": Self.png, "top.png": Self.png])
+        try FileManager.default.createSymbolicLink(atPath: dir + "/everything", withDestinationPath: "/")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a/up", withDestinationPath: "../..")
+        let began = Date()
+        let r = FolderListing(recursive: true).list(folder: dir)
+        #expect(Self.names(r, in: dir) == ["a/x.png", "top.png"])
+        #expect(Date().timeIntervalSince(began) < 5)
+        #expect(r.skippedOther >= 2, "the links out were not counted as left out")
+    }
+
     @Test func sizeMtimeReverseAndRandomOrders() throws {
         let dir = try Self.folder(["big.png": Self.png + Data(count: 300), "small.png": Self.png,
                                    "middle.png": Self.png + Data(count: 100)])

@@ -75,7 +75,7 @@ import Windowing
         """
         let r = InputBindings.parse(text, source: "in.conf")
         #expect(r.problems == [
-            "in.conf:2: unknown section '{gallry}' (known: {gallery})",
+            "in.conf:2: unknown section '{gallry}' (known: {gallery}, {still})",
             "in.conf:3: a section needs a closing '}'",
             "in.conf:4: gallery-move needs a whole number, got 'up'",
             "in.conf:5: gallery-page needs a step between -1000 and 1000 other than 0, got '0'",

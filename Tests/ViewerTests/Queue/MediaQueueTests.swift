@@ -64,8 +64,13 @@ struct MediaQueueTests {
         q.dequeue(mediaView: b)
         #expect(q.views.map(\.title) == ["c"])
         var completed = false
+        let started = Date()
         q.dismissCurrent(animated: true) { completed = true }
+        #expect(!completed, "an animated dismissal first fades the view out")
+        #expect(q.current === c)
+        QueueHarness(queue: q).pump(seconds: 10) { completed }
         #expect(completed)
+        #expect(Date().timeIntervalSince(started) >= 0.2, "the fade takes a quarter second")
         #expect(q.current == nil)
     }
 

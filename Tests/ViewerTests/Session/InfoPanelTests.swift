@@ -49,7 +49,8 @@ struct InfoPanelTests {
         #expect(lines["Format"] == "JPEG")
         #expect(lines["Dimensions"] == "320 × 240")
         #expect(lines["Camera"] == "Canon EOS R5")
-        #expect(lines["Taken"] == "2024:06:01 12:34:56")
+        // Written as the user's LC_TIME writes dates (the tests run in the C locale).
+        #expect(lines["Taken"] == "Sat Jun  1 12:34:56 2024")
         #expect(lines["Size"]?.hasSuffix("bytes") == true || lines["Size"]?.hasSuffix("KiB") == true)
         h.queue.shutdown()
     }
@@ -86,6 +87,43 @@ struct InfoPanelTests {
         h.pump(seconds: 0.3)
         #expect(try h.grab().matches(40, 40, 0xFF0000, tolerance: 40), "the panel went away again")
         _ = v
+        h.queue.shutdown()
+    }
+
+    /// A phone's photo: the date in the user's way, the lens, the exposure as a
+    /// photographer writes it and the place in degrees.
+    @Test func aCameraPhotoSaysLensExposureAndPlace() throws {
+        let (h, v) = try presented(try Fixtures.cameraPhoto())
+        let lines = Dictionary(uniqueKeysWithValues: InfoPanel.describe(v).map { ($0.label, $0.value) })
+        #expect(lines["Taken"] == "Sun Jul 14 18:22:05 2024", "\(lines)")
+        #expect(lines["Camera"] == "Canon EOS R5")
+        #expect(lines["Lens"] == "RF35mm F1.8 MACRO IS STM")
+        #expect(lines["Exposure"] == "f/1.8, 1/250 s, ISO 100, 35 mm", "\(lines)")
+        #expect(lines["Place"] == "48.8584° N, 2.2945° E", "\(lines)")
+        h.queue.shutdown()
+    }
+
+    /// A song's tags become its title and details, and its name; `i` with nothing to
+    /// caption shows the panel instead of nothing.
+    @Test func aSongIsCaptionedFromItsTags() throws {
+        let (h, v) = try presented(try Fixtures.taggedSong())
+        #expect(v.captionTitle == "Morning Light")
+        #expect(v.captionDetails == "The Test Band — Fixtures")
+        #expect(v.displayName == "Morning Light")
+        #expect(v.info?.album == "Fixtures")
+        v.setTitle("Given title")
+        #expect(v.captionTitle == "Given title" && v.captionDetails == nil, "the app's title wins")
+        h.queue.shutdown()
+    }
+
+    @Test func detailsKeyWithNoTitleShowsThePanel() throws {
+        let (h, v) = try presented(try Fixtures.solidImage("red", width: 320, height: 240))
+        let stage = try #require(h.queue.screen?.stage)
+        #expect(v.captionTitle == nil)
+        stage.router.execute(.toggleDetails, on: stage)
+        h.pump(seconds: 0.3)
+        #expect(try h.grab().fraction(matching: 0x400000, x: 20, y: 20, width: 20, height: 20, tolerance: 40) > 0.5,
+                "i on a picture with no title showed no panel")
         h.queue.shutdown()
     }
 }

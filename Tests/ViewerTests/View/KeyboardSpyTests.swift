@@ -83,4 +83,31 @@ struct KeyboardSpyTests {
         spy.dispatch(key("z"))
         #expect(spy.agentCount == 1)
     }
+
+    @Test("Focus coming and going is the software keyboard's show and hide, with zero frames")
+    func keyboardShowHide() {
+        let spy = KeyboardSpy()
+        let a = Agent([.willShow, .didShow, .willHide, .didHide, .willChangeFrame, .didChangeFrame])
+        final class Frames: KeyboardSpyAgent {
+            var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.willShow]
+            var seen: [KeyboardSpyInfo] = []
+            func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) { seen.append(keyboardInfo) }
+        }
+        let f = Frames()
+        spy.spy(on: a)
+        spy.spy(on: f)
+        spy.dispatchFocus(isIn: true, window: 7)
+        spy.dispatchFocus(isIn: false, window: 7)
+        #expect(a.heard.map(\.0) == [.willShow, .willChangeFrame, .didChangeFrame, .didShow,
+                                       .willHide, .willChangeFrame, .didChangeFrame, .didHide])
+        let info = f.seen.first
+        #expect(f.seen.count == 1)
+        #expect(info?.endFrame == Rect(x: 0, y: 0, width: 0, height: 0))
+        #expect(info?.beginFrame == Rect(x: 0, y: 0, width: 0, height: 0))
+        #expect(info?.keyboardHeight == 0)
+        #expect(info?.animationDuration == 0)
+        #expect(info?.animationCurve == .linear)
+        #expect(info?.isLocal == true)
+        #expect(info?.window == 7)
+    }
 }

@@ -1,9 +1,12 @@
 import Dispatch
+import Foundation
 import Glibc
-import Viewer
+// Viewer with MediaView's Foundation spellings (CGFloat, URL, Notification.post).
+import ViewerUIKitCompat
 
 // A small app on the viewer library: it shows a video, minimizes and restores it from
-// code on timers, then shows a file that cannot play, and quits. Every delegate call is
+// code on timers, then shows a file that cannot play, dismisses it with its animation,
+// shows a view queued 0.4 s after the queue went empty, and quits. Every delegate call is
 // printed as one line, so a test (or a curious developer) sees them in order.
 //
 //   SeedClient VIDEO BROKEN-FILE [SUBTITLE-FILE]
@@ -16,8 +19,14 @@ guard arguments.count == 3 || arguments.count == 4 else {
 
 @MainActor
 final class Client: MediaViewDelegate, KeyboardSpyAgent {
-    var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.keyPress]
-    var offsets: [Double] = []
+    var keyboardEventsToSpyOn: [KeyboardSpyEvent] = [.keyPress, .willShow, .didShow, .willHide, .didHide,
+                                                     .willChangeFrame, .didChangeFrame]
+    var offsets: [CGFloat] = []
+    /// Keyboard focus coming and going (the software keyboard's show and hide); how often
+    /// depends on the window manager, so it is counted, not printed.
+    var keyboardShows = 0
+    /// The view queued late showed its first picture.
+    var lateOnScreen = false
 
     func say(_ line: String) { print(line) }
 
@@ -36,12 +45,55 @@ final class Client: MediaViewDelegate, KeyboardSpyAgent {
     func didEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
         say("didEndMinimizing \(isMinimized) offset \(offsets.last ?? -1)")
     }
-    func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
+    func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: CGFloat) {
         offsets.append(offsetPercentage)
     }
-    func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) {
-        say("key \(keyboardInfo.keyName ?? "?")")
+    func mediaView(_ mediaView: MediaView, didDownloadVideo video: URL) { say("downloaded \(video.lastPathComponent)") }
+    func didShowFirstFrame(for mediaView: MediaView) {
+        guard mediaView.title == "Late" else { return }
+        lateOnScreen = true
+        say("didShowFirstFrame Late")
     }
+    func keyboardSpyEventProcessed(event: KeyboardSpyEvent, keyboardInfo: KeyboardSpyInfo) {
+        switch event {
+        case .keyPress: say("key \(keyboardInfo.keyName ?? "?")")
+        case .willShow: keyboardShows += keyboardInfo.keyboardHeight == 0 && keyboardInfo.endFrame.isEmpty ? 1 : 0
+        default: break
+        }
+    }
+}
+
+/// Dismisses the last view with its animation; with the queue empty the loop goes on, and
+/// a view queued 0.4 s later is presented. It rotates, minimizes (offsets as CGFloat) and
+/// is reset with MediaView's other spellings.
+@MainActor
+func showLate(queue: MediaQueue, video: String, client: Client) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        queue.dismissCurrent(animated: true) {
+            print("dismissed animated, queue empty \(queue.current == nil && queue.views.isEmpty)")
+            done.resume()
+        }
+    }
+    let heard = MediaNotifications.shared.addObserver(for: .mediaViewWillRotateNotification) { view in
+        print("will rotate notification from \(view?.title ?? "the app")")
+    }
+    defer { MediaNotifications.shared.removeObserver(heard) }
+    let late = MediaView(frame: Rect(x: 40, y: 30, width: 160, height: 90))
+    late.setVideo(url: video)
+    late.setTitle("Late")
+    late.shouldAutoPlayAfterPresentation = false
+    late.imageViewNotReused = true
+    late.delegate = client
+    try? await Task.sleep(nanoseconds: 400_000_000)
+    queue.queue(mediaView: late)
+    // Up to 20 s for its first picture, however busy the machine is.
+    for _ in 0..<200 where !client.lateOnScreen { try? await Task.sleep(nanoseconds: 100_000_000) }
+    late.rotate(by: 90)
+    Notification.post(.mediaViewWillRotateNotification)
+    late.resetMediaInView()
+    print("reset media: url \(late.mediaURL ?? "none"), title \(late.title ?? "none")")
+    late.resetVariables()
+    print("reset variables: title \(late.title ?? "none"), autoplay \(late.shouldAutoPlayAfterPresentation)")
 }
 
 @MainActor
@@ -102,7 +154,8 @@ func run() -> Int32 {
         queue.presentNext()
         try? await Task.sleep(nanoseconds: 1_000_000_000)
         print("failure: \(broken.failure.map { _ in "reported" } ?? "none")")
-        queue.quit()
+        await showLate(queue: queue, video: arguments[1], client: client)
+        queue.stop()
     }
 
     guard queue.run() else {

@@ -4,7 +4,7 @@ import Glibc
 
 /// Pictures decoded outside FFmpeg (`PictureSource`), and web pictures fetched whole into
 /// memory.
-extension PlayerEngine {
+extension DemuxStage {
     /// What the web route found for a picture address.
     enum WebPicture {
         /// Not a picture address fetched whole: the demuxer opens it as usual.
@@ -82,7 +82,7 @@ extension PlayerEngine {
     /// Plays a `PictureSource`: its first frame is decoded before the item is announced
     /// (a picture that cannot be decoded fails like one that cannot be opened), frames go to
     /// the queue a video decoder fills, and a seek (the viewer's loop) starts it over.
-    func pictureMain(_ picture: PictureSource) {
+    func playPicture(_ picture: PictureSource) {
         let info = picture.info
         var first: (frame: Frame, pts: Double, duration: Double)?
         do {
@@ -95,18 +95,18 @@ extension PlayerEngine {
             fail(AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded"))
             return
         }
-        shared.withLock {
+        state.withLock {
             $0.phase = .ready(info)
-            $0.audioEnded = .absent
+            $0.decodes = (true, false)
         }
         bufferedPermille.store(1000, ordering: .relaxed)
         wake()
-        var current = serial.load(ordering: .relaxed)
-        while !aborted.load(ordering: .relaxed) {
-            if shared.withLock({ s -> Bool in defer { s.pendingSeek = nil }; return s.pendingSeek != nil }) {
+        var current = serial.current
+        while !isClosed {
+            if let command = takeCommand() {
                 picture.rewind()
                 first = nil
-                current = serial.load(ordering: .relaxed)
+                current = command.serial
             }
             var f = first
             first = nil
@@ -117,17 +117,13 @@ extension PlayerEngine {
             if let f {
                 let vf = VideoFrame(frame: f.frame, pts: f.pts, duration: f.duration, serial: current,
                                     rotation: info.rotation)
-                if !frames.push(.frame(vf)) { return }
+                if !pictureFrames.push(.frame(vf)) { return }
                 wake()
                 continue
             }
-            frames.pushForced(.end(current))
+            pictureFrames.pushForced(.end(serial: current))
             wake()
-            demuxIdle.lock()
-            while shared.withLock({ $0.pendingSeek == nil }) && !aborted.load(ordering: .relaxed) {
-                demuxIdle.wait(seconds: 0.5)
-            }
-            demuxIdle.unlock()
+            waitWhileIdle()
         }
     }
 }

@@ -1,0 +1,140 @@
+// The confinement steps of the decode worker and the fd passing of its channel: C because
+// Landlock has no libc wrapper and SCM_RIGHTS needs the CMSG macros.
+#define _GNU_SOURCE
+#include "csandbox.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int sbx_die_with_parent(void) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    // The viewer may have died before the prctl: then we were re-parented already.
+    return getppid() == 1 ? -1 : 0;
+}
+
+int sbx_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
+
+int sbx_limits(uint64_t address_space, uint64_t files) {
+    struct rlimit as = { address_space, address_space }, nofile = { files, files }, core = { 0, 0 };
+    if (setrlimit(RLIMIT_AS, &as) != 0) return -1;
+    if (setrlimit(RLIMIT_NOFILE, &nofile) != 0) return -1;
+    // A crashing decoder must not write the attacker's heap to disk.
+    return setrlimit(RLIMIT_CORE, &core);
+}
+
+int sbx_unshare_net(void) { return unshare(CLONE_NEWUSER | CLONE_NEWNET); }
+
+int sbx_landlock_abi(void) {
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return v < 0 ? 0 : (int)v;
+}
+
+// Rights by ABI version, spelled out so an older header still builds the newest ruleset.
+struct sbx_ruleset { uint64_t fs, net, scoped; };
+
+int sbx_landlock_deny_all(int abi) {
+    if (abi < 1) return -1;
+    struct sbx_ruleset r = { 0, 0, 0 };
+    r.fs = (1ULL << 13) - 1;                 // ABI 1: EXECUTE .. MAKE_SYM
+    if (abi >= 2) r.fs |= 1ULL << 13;        // REFER
+    if (abi >= 3) r.fs |= 1ULL << 14;        // TRUNCATE
+    if (abi >= 5) r.fs |= 1ULL << 15;        // IOCTL_DEV
+    if (abi >= 4) r.net = (1ULL << 0) | (1ULL << 1);   // BIND_TCP, CONNECT_TCP
+    if (abi >= 6) r.scoped = (1ULL << 0) | (1ULL << 1); // abstract unix sockets, signals
+    size_t size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
+    int fd = (int)syscall(SYS_landlock_create_ruleset, &r, size, 0);
+    if (fd < 0) return -1;
+    int rc = (int)syscall(SYS_landlock_restrict_self, fd, 0);
+    close(fd);
+    return rc;
+}
+
+static int allow(scmp_filter_ctx ctx, int nr) { return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0); }
+
+int sbx_seccomp_apply(void) {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!ctx) return -1;
+    static const int allowed[] = {
+        SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64),
+        SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(close),
+        SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect), SCMP_SYS(brk),
+        SCMP_SYS(madvise), SCMP_SYS(futex), SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday),
+        SCMP_SYS(nanosleep), SCMP_SYS(clock_nanosleep), SCMP_SYS(sched_yield),
+        SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
+        SCMP_SYS(memfd_create), SCMP_SYS(ftruncate), SCMP_SYS(fcntl), SCMP_SYS(fstat),
+        SCMP_SYS(lseek), SCMP_SYS(getrandom), SCMP_SYS(getpid), SCMP_SYS(gettid),
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) rc |= allow(ctx, allowed[i]);
+    // fstat on an fd only: glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH).
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
+    // abort() signals its own thread; no other process may be signalled.
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+    // A library that looks for a file (a config, a font) is told no rather than killed:
+    // the decode can go on without it, and Landlock would refuse the path anyway.
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(open), 0);
+    if (rc == 0) rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    return rc;
+}
+
+void sbx_close_from(int first) { syscall(SYS_close_range, (unsigned)first, ~0U, 0); }
+
+long sbx_send(int sock, const void *buf, size_t len, int fd) {
+    struct iovec iov = { (void *)buf, len };
+    union { char space[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } c;
+    struct msghdr m = { 0 };
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    if (fd >= 0) {
+        memset(&c, 0, sizeof c);
+        m.msg_control = c.space;
+        m.msg_controllen = sizeof c.space;
+        struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+        h->cmsg_level = SOL_SOCKET;
+        h->cmsg_type = SCM_RIGHTS;
+        h->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(h), &fd, sizeof fd);
+    }
+    long n;
+    do { n = sendmsg(sock, &m, MSG_NOSIGNAL); } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+long sbx_recv(int sock, void *buf, size_t len, int *fd) {
+    struct iovec iov = { buf, len };
+    union { char space[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } c;
+    struct msghdr m = { 0 };
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = c.space;
+    m.msg_controllen = sizeof c.space;
+    *fd = -1;
+    long n;
+    do { n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC); } while (n < 0 && errno == EINTR);
+    if (n < 0) return n;
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(h), sizeof(int));
+    }
+    return n;
+}
+
+int sbx_seal(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL); }
+
+int sbx_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
+
+int sbx_term_signal(int status) { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+
+int sbx_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }

@@ -1,0 +1,45 @@
+#ifndef MEDIAVIEW_CSANDBOX_H
+#define MEDIAVIEW_CSANDBOX_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Which confinement steps the worker managed to apply (a bit each), so the viewer can say
+/// which ones this kernel refused.
+enum {
+    SBX_PDEATHSIG = 1 << 0,
+    SBX_NO_NEW_PRIVS = 1 << 1,
+    SBX_RLIMITS = 1 << 2,
+    SBX_USERNS = 1 << 3,
+    SBX_LANDLOCK = 1 << 4,
+    SBX_SECCOMP = 1 << 5,
+};
+
+/// Dies with the viewer: a worker must never outlive the process it decodes for.
+int sbx_die_with_parent(void);
+/// No setuid gain through exec; also what lets an unprivileged process load seccomp.
+int sbx_no_new_privs(void);
+/// Caps the address space and open files, so a bomb fails an allocation instead of the desktop.
+int sbx_limits(uint64_t address_space, uint64_t files);
+/// New user and network namespaces: no interface but a down loopback, so no network at all.
+int sbx_unshare_net(void);
+/// The Landlock ABI version (0 when the kernel has none), to pick the rights it knows.
+int sbx_landlock_abi(void);
+/// A Landlock domain that handles every file (and TCP, and scope) right and allows none.
+int sbx_landlock_deny_all(int abi);
+/// The seccomp allow-list; everything else kills the process (SIGSYS).
+int sbx_seccomp_apply(void);
+/// Closes every fd from `first` up, so nothing inherited by mistake stays reachable.
+void sbx_close_from(int first);
+/// Sends `len` bytes and, when `fd` >= 0, the fd with them (SCM_RIGHTS), as one message.
+long sbx_send(int sock, const void *buf, size_t len, int fd);
+/// Receives one message into `buf`; `*fd` is the fd sent with it or -1.
+long sbx_recv(int sock, void *buf, size_t len, int *fd);
+/// Seals a memfd against growing, shrinking and writing, so the reader maps fixed pixels.
+int sbx_seal(int fd);
+/// A memfd that may be sealed later.
+int sbx_memfd(const char *name);
+/// The signal that ended a waitpid status, or 0 when it exited.
+int sbx_term_signal(int status);
+/// The exit code of a waitpid status, or -1 when a signal ended it.
+int sbx_exit_code(int status);
+#endif

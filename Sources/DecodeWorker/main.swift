@@ -1,0 +1,26 @@
+import Glibc
+import Playback
+
+// mediaview-worker: decodes still pictures for the viewer inside a sandbox, so a crafted
+// file that breaks a parser gets a process with no files, no network and no display.
+// The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
+let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
+let steps = Confinement.apply()
+let channel: Int32 = 0
+guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
+while let request = WorkerMessage.receive(on: channel) {
+    let answer: WorkerMessage
+    switch request.kind {
+    case .decode:
+        answer = Serving.decode(request)
+    case .probe where testing:
+        answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
+    default:
+        answer = WorkerMessage(kind: .failure, text: "the decoder was asked for something it does not do")
+    }
+    if request.fd >= 0 { close(request.fd) }
+    let sent = answer.send(on: channel)
+    if answer.fd >= 0 { close(answer.fd) }
+    if !sent { break }
+}
+exit(0)

@@ -1,0 +1,143 @@
+import CFFmpeg
+import Glibc
+
+/// Opening the source on the demux thread: pictures with a decoder of their own, web
+/// pictures fetched whole, then FFmpeg's demuxer and the decoders for the stages.
+extension DemuxStage {
+    /// What opening found: the demuxer, the streams played, and the decoders made for them.
+    private struct Source {
+        var demuxer: Demuxer
+        var streams: Streams
+        /// A JPEG photo's one packet, read early for its orientation.
+        var firstPacket: Packet?
+        var subtitles: SubtitleStreams
+        var video: Decoder?
+        var audio: Decoder?
+    }
+
+    /// The thread body: opens the source, hands what it holds to `start` (which starts the
+    /// decode stages), announces it, then reads packets until closed.
+    func run(start: (Opened) -> Void) {
+        let colour = PictureColour(displayProfile: options.displayProfile, name: Demuxer.displayName(url))
+        var memory: MemoryIO?
+        do {
+            if let picture = try sandboxedStill() {
+                playPicture(picture)
+                return
+            }
+            if let picture = try PictureSources.open(file: url, options: options, colour: colour) {
+                playPicture(picture)
+                return
+            }
+            switch try webPicture(colour: colour) {
+            case .picture(let picture):
+                playPicture(picture)
+                return
+            case .bytes(let io):
+                memory = io
+            case .none:
+                break
+            }
+        } catch {
+            fail(error)
+            return
+        }
+        guard let source = open(memory: memory) else { return }
+        let info = source.streams.info
+        start(Opened(info: info, video: source.video.map { videoSetup($0, info: info) },
+                     audio: source.audio.map { AudioDecodeStage.Setup(decoder: $0, stream: source.streams.audio,
+                                                                      kind: info.kind) }))
+        state.withLock {
+            $0.phase = .ready(info)
+            $0.decodes = (source.video != nil, source.audio != nil)
+        }
+        wake()
+        if let p = source.firstPacket, source.video != nil { videoPackets.push(.packet(p, serial: 0)) }
+        readLoop(source.demuxer, routes: Routes(video: source.video == nil ? nil : source.streams.video,
+                                                audio: source.audio != nil, subtitles: source.subtitles))
+    }
+
+    /// Opens the demuxer and the decoders; nil when the item failed (and says so).
+    private func open(memory: MemoryIO?) -> Source? {
+        let d: Demuxer
+        var streams: Streams
+        do {
+            d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt, io: memory)
+            demuxer = d
+            streams = try describe(d)
+        } catch {
+            fail(error)
+            return nil
+        }
+        let firstPacket = turnUpright(d, streams: &streams)
+        let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio, kind: streams.info.kind) : [:]
+        var source = Source(demuxer: d, streams: streams, firstPacket: firstPacket, subtitles: subtitles)
+        do {
+            if let v = streams.video {
+                let threads = options.source.decodeThreads > 0 ? options.source.decodeThreads
+                    : options.untimed ? 0 : Decoder.realTimeThreads(for: d.stream(v))
+                source.video = try Decoder(stream: d.stream(v), threads: threads,
+                                           maxPixels: options.source.maxPixels, lowres: lowres(for: streams.info))
+            }
+            // Sound-only media is decoded even without sound output: its timestamps are
+            // what makes it last as long as it should on the system clock.
+            if let a = streams.audio, options.audio || streams.info.kind == .audio {
+                source.audio = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
+            }
+        } catch {
+            // A broken audio track should not sink a playable picture, but a broken
+            // picture with nothing else is a failure.
+            if source.video == nil { fail(error); return nil }
+        }
+        return source
+    }
+
+    private func videoSetup(_ decoder: Decoder, info: MediaInfo) -> VideoDecodeStage.Setup {
+        // Pictures are colour managed; video colours are the video pipeline's.
+        VideoDecodeStage.Setup(decoder: decoder, rotation: info.rotation, kind: info.kind,
+                               jpeg: JPEGStill(kind: info.kind, decoder: decoder, maxPixels: options.source.maxPixels),
+                               managesColour: info.kind == .image || info.kind == .animated)
+    }
+
+    /// A JPEG photo's one packet is read before anything is announced, for its EXIF
+    /// orientation: the size the viewer is told, the reduced-size decode and every frame are
+    /// then already upright. The packet is returned for the decoder's queue.
+    private func turnUpright(_ d: Demuxer, streams: inout Streams) -> Packet? {
+        guard streams.info.kind == .image, let v = streams.video,
+              d.stream(v).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MJPEG else { return nil }
+        let packet = Packet()
+        while !isClosed {
+            switch d.read(into: packet) {
+            case .packet:
+                guard packet.streamIndex == v else { av_packet_unref(packet.raw); continue }
+                let p = packet.raw.pointee
+                let turn = JPEGOrientation.rotation(ofJPEG: UnsafeRawBufferPointer(start: p.data, count: Int(max(0, p.size))))
+                if turn != 0 {
+                    var info = streams.info
+                    info.rotation = (info.rotation + turn) % 360
+                    if turn % 180 != 0 { (info.width, info.height) = (info.height, info.width) }
+                    streams.info = info
+                }
+                return packet
+            case .again:
+                usleep(5_000)
+            case .endOfFile, .failed:
+                // The read loop meets the same end or failure and reports it.
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// How many halvings a still can lose and still cover `options.targetSize` when fitted:
+    /// a 6000x4000 photo in a 1280x720 window decodes at 1500x1000.
+    func lowres(for info: MediaInfo) -> Int {
+        guard info.kind == .image, let t = options.targetSize, t.width > 0, t.height > 0,
+              info.width > 0, info.height > 0 else { return 0 }
+        let (w, h) = info.rotation % 180 == 0 ? (info.width, info.height) : (info.height, info.width)
+        let scale = min(Double(t.width) / Double(w), Double(t.height) / Double(h))
+        var l = 0
+        while l < 3 && scale * Double(1 << (l + 1)) <= 1 { l += 1 }
+        return l
+    }
+}

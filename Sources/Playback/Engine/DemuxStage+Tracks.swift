@@ -1,0 +1,76 @@
+import CFFmpeg
+
+/// Audio and subtitle tracks: listing them when the source opens, and decoding subtitle
+/// packets as the demux thread meets them.
+extension DemuxStage {
+    /// The embedded text subtitle streams' decoders, by stream index, each with its track id.
+    typealias SubtitleStreams = [Int: (id: Int, decoder: SubtitleDecoder)]
+
+    /// Lists the tracks of `d` (plus the subtitle files to use), loads those files, and
+    /// chooses the first subtitle track and `audio` as the sound. Runs on the demux thread
+    /// before the source is announced, so the lists never change once it is ready.
+    /// Subtitles are looked for only for `kind` video: sound alone shows no text.
+    func listTracks(_ d: Demuxer, audio: Int?, kind: MediaInfo.Kind) -> SubtitleStreams {
+        var selection = TrackSelection()
+        var cues = SubtitleCues()
+        var decoders: SubtitleStreams = [:]
+        for i in 0..<d.streamCount {
+            let st = d.stream(i)
+            let par = st.pointee.codecpar.pointee
+            guard par.codec_type == AVMEDIA_TYPE_AUDIO, st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { continue }
+            selection.audio.append(track(.audio, id: selection.audio.count + 1, stream: st, index: i))
+            if i == audio { selection.audioID = selection.audio.count }
+        }
+        for path in kind == .video ? subtitlePaths() : [] {
+            let name = Demuxer.displayName(path)
+            do {
+                let script = try SubtitleFile.load(path)
+                let id = selection.subtitles.count + 1
+                selection.subtitles.append(MediaTrack(kind: .subtitle, id: id, language: SubtitleFile.language(of: path, media: url),
+                                                      title: nil, codec: script.codec, origin: .external(path: path), isDefault: false))
+                cues.setHeader(script.header, for: id)
+                for c in script.cues { cues.add(c, to: id) }
+            } catch {
+                options.onWarning("mediaview: subtitles \(name): \(error.message)")
+            }
+        }
+        for i in 0..<d.streamCount where kind == .video && SubtitleDecoder.isText(d.stream(i)) {
+            guard let decoder = try? SubtitleDecoder(stream: d.stream(i)) else { continue }
+            let id = selection.subtitles.count + 1
+            selection.subtitles.append(track(.subtitle, id: id, stream: d.stream(i), index: i))
+            cues.setHeader(decoder.header, for: id)
+            decoders[i] = (id, decoder)
+        }
+        selection.subtitleID = selection.subtitles.isEmpty ? nil : 1
+        state.withLock {
+            $0.tracks = selection
+            $0.cues = cues
+        }
+        return decoders
+    }
+
+    /// The subtitle files named by the user, then those found beside a local file.
+    private func subtitlePaths() -> [String] {
+        var paths = options.subtitleFiles
+        if options.findsSubtitleFiles {
+            for p in SubtitleFile.beside(url) where !paths.contains(p) { paths.append(p) }
+        }
+        return paths
+    }
+
+    private func track(_ kind: MediaTrack.Kind, id: Int, stream st: UnsafeMutablePointer<AVStream>, index: Int) -> MediaTrack {
+        MediaTrack(kind: kind, id: id, language: StreamFacts.tag(st.pointee.metadata, "language"),
+                   title: StreamFacts.tag(st.pointee.metadata, "title"),
+                   codec: String(cString: avcodec_get_name(st.pointee.codecpar.pointee.codec_id)),
+                   origin: .embedded(stream: index), isDefault: st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0)
+    }
+
+    /// Decodes a subtitle packet of an embedded track into its events.
+    func takeSubtitle(_ packet: Packet, _ decoders: SubtitleStreams) {
+        guard let (id, decoder) = decoders[packet.streamIndex] else { return }
+        let found = decoder.decode(packet)
+        guard !found.isEmpty else { return }
+        state.withLock { for c in found { $0.cues.add(c, to: id) } }
+        wake()
+    }
+}

@@ -1,0 +1,121 @@
+import CSandbox
+import Glibc
+
+/// One running `mediaview-worker` process and its end of the channel.
+final class DecodeWorker {
+    let pid: pid_t
+    let socket: Int32
+    /// The `SBX_*` confinement steps it applied.
+    let steps: Int32
+    /// Every step there is: what `--sandbox=strict` requires.
+    static let allSteps = Int32(SBX_PDEATHSIG | SBX_NO_NEW_PRIVS | SBX_RLIMITS | SBX_USERNS | SBX_LANDLOCK | SBX_SECCOMP)
+
+    /// What an exchange came to.
+    enum Outcome {
+        case answer(WorkerMessage)
+        /// The worker is gone (and reaped); the one line says how.
+        case stopped(String)
+    }
+
+    private init(pid: pid_t, socket: Int32, steps: Int32) {
+        self.pid = pid
+        self.socket = socket
+        self.steps = steps
+    }
+
+    /// Starts the program at `path` and waits (at most 3 s) for its ready message.
+    static func start(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        // No Swift backtracer: on a crash it would start a helper program, which the sandbox
+        // forbids, and the user would read "killed by the sandbox" instead of "crashed".
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        close(pair[1])
+        guard rc == 0 else {
+            close(pair[0])
+            return .failure(DecodeFailure("cannot start the decoder \(path): \(String(cString: strerror(rc)))"))
+        }
+        let worker = DecodeWorker(pid: pid, socket: pair[0], steps: 0)
+        switch worker.wait(timeout: 3) {
+        case .answer(let m) where m.kind == .ready:
+            return .success(DecodeWorker(pid: pid, socket: pair[0], steps: Int32(truncatingIfNeeded: m.numbers[0])))
+        case .answer:
+            worker.stop()
+            return .failure(DecodeFailure("the decoder did not start: it said something else first"))
+        case .stopped(let why):
+            return .failure(DecodeFailure("the decoder did not start: \(why)"))
+        }
+    }
+
+    /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds.
+    func exchange(_ request: WorkerMessage, timeout: Double) -> Outcome {
+        guard request.send(on: socket) else { return reap() }
+        return wait(timeout: timeout)
+    }
+
+    private func wait(timeout: Double) -> Outcome {
+        var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + timeout
+        while true {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = end - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+            guard left > 0 else {
+                stop()
+                return .stopped("took too long")
+            }
+            let n = poll(&p, 1, Int32(left * 1000) + 1)
+            if n < 0 && errno == EINTR { continue }
+            if n > 0 { break }
+        }
+        guard let m = WorkerMessage.receive(on: socket) else { return reap() }
+        return .answer(m)
+    }
+
+    /// Ends the process (if it still runs) and collects it; closes the channel.
+    func stop() {
+        kill(pid, SIGKILL)
+        _ = reap()
+    }
+
+    private func reap() -> Outcome {
+        close(socket)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return .stopped(DecodeWorker.describe(status: status))
+    }
+
+    /// How a worker ended, in the words the user reads after "the decoder stopped: ".
+    static func describe(status: Int32) -> String {
+        let signal = sbx_term_signal(status)
+        switch signal {
+        case 0: return "it exited (status \(sbx_exit_code(status)))"
+        case SIGSYS: return "killed by the sandbox (SIGSYS)"
+        case SIGKILL: return "killed (SIGKILL)"
+        case SIGABRT: return "crashed (SIGABRT)"
+        case SIGSEGV: return "crashed (SIGSEGV)"
+        case SIGBUS: return "crashed (SIGBUS)"
+        case SIGTRAP, SIGILL: return "crashed (a runtime check failed, perhaps out of memory)"
+        default: return "crashed (signal \(signal))"
+        }
+    }
+}
+
+/// A one-line reason a decode in the worker did not happen.
+struct DecodeFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,113 @@
+import CSandbox
+import Glibc
+
+/// Stills decoded in a worker, and the tests' probes.
+extension DecodeWorkers {
+    /// What asking the workers for a still came to.
+    enum StillOutcome {
+        /// The picture, ready to show.
+        case picture(WorkerPicture)
+        /// No worker can be had and the mode allows decoding here: the caller decodes in-process.
+        case inProcess
+    }
+
+    /// Decodes `bytes` (a whole still named `name`) in a worker. Throws the one line for the
+    /// user when the picture cannot be shown (bad data, a worker that stopped, or strict
+    /// mode without a full sandbox).
+    func still(_ bytes: [UInt8], name: String, options: PlayerOptions) throws(AVError) -> StillOutcome {
+        let worker: DecodeWorker
+        switch take() {
+        case nil:
+            if options.sandbox == .strict { throw AVError(message: "\(name): no sandboxed decoder is installed (--sandbox=strict)") }
+            sayOnce("the sandboxed decoder (mediaview-worker) is not installed; pictures are decoded in this process")
+            return .inProcess
+        case .failure(let f)?:
+            if options.sandbox == .strict { throw AVError(message: "\(name): \(f.message)") }
+            sayOnce("\(f.message); pictures are decoded in this process")
+            return .inProcess
+        case .success(let w)?:
+            worker = w
+        }
+        let missing = DecodeWorkers.missingSteps(worker.steps)
+        if !missing.isEmpty {
+            if options.sandbox == .strict {
+                give(back: worker)
+                throw AVError(message: "\(name): the sandbox lacks \(missing.joined(separator: ", ")) here (--sandbox=strict)")
+            }
+            sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
+        }
+        var icc = options.displayProfile ?? []
+        // A damaged display profile is warned about here, once, and the worker is sent none.
+        if !icc.isEmpty, ColourProfile(icc: icc)?.isRGB != true {
+            DisplayProfileWarning.once()
+            icc = []
+        }
+        let fd = icc.withUnsafeBytes { i in bytes.withUnsafeBytes { b in SealedBytes.make([i, b], name: "mediaview-file") } }
+        guard let fd else { give(back: worker); throw AVError(message: "\(name): out of memory") }
+        defer { close(fd) }
+        let t = options.targetSize ?? (0, 0)
+        let request = WorkerMessage(kind: .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
+                                                             Int64(options.source.maxPixels), Int64(bytes.count)],
+                                    text: name, fd: fd)
+        return .picture(try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name))
+    }
+
+    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> WorkerPicture {
+        switch outcome {
+        case .stopped(let why):
+            replace()
+            throw AVError(message: "\(name): the decoder stopped: \(why)")
+        case .answer(let m) where m.kind == .picture:
+            give(back: worker)
+            guard let picture = WorkerPicture(m) else { throw AVError(message: "\(name): the decoder's answer was malformed") }
+            return picture
+        case .answer(let m):
+            if m.fd >= 0 { close(m.fd) }
+            if m.numbers.first == Int64(ENOMEM) {
+                // Its heap may be in pieces: a fresh one takes the next picture.
+                worker.stop()
+                replace()
+                throw AVError(message: "\(name): the decoder stopped: out of memory")
+            }
+            give(back: worker)
+            throw AVError(message: m.text.isEmpty ? "\(name): the decoder failed" : m.text)
+        }
+    }
+
+    /// The steps missing from `steps`, named for the user.
+    static func missingSteps(_ steps: Int32) -> [String] {
+        let names: [(Int32, String)] = [
+            (Int32(SBX_PDEATHSIG), "death with the viewer"), (Int32(SBX_NO_NEW_PRIVS), "no-new-privileges"),
+            (Int32(SBX_RLIMITS), "resource limits"), (Int32(SBX_USERNS), "a network namespace (no user namespaces)"),
+            (Int32(SBX_LANDLOCK), "Landlock (no file access)"), (Int32(SBX_SECCOMP), "the seccomp syscall filter"),
+        ]
+        return names.filter { steps & $0.0 == 0 }.map(\.1)
+    }
+
+    /// What a probe came to: the worker's line (how it was refused), or how the worker stopped.
+    public enum ProbeOutcome: Equatable, Sendable {
+        case answered(String)
+        case stopped(String)
+    }
+
+    /// Asks a worker to try `what` (see the worker's `Probe`), waiting `timeout` seconds;
+    /// tests only: workers honour probes only when started by a `testing` pool.
+    public func probe(_ what: String, timeout: Double? = nil) -> ProbeOutcome {
+        guard case .success(let worker)? = take() else { return .stopped("no worker") }
+        switch worker.exchange(WorkerMessage(kind: .probe, text: what), timeout: timeout ?? self.timeout) {
+        case .answer(let m):
+            give(back: worker)
+            return .answered(m.text)
+        case .stopped(let why):
+            replace()
+            return .stopped(why)
+        }
+    }
+
+    /// The confinement steps of a worker (started if none waits), named as `missingSteps` names them.
+    public func confinement() -> (applied: Int32, missing: [String])? {
+        guard case .success(let worker)? = take() else { return nil }
+        give(back: worker)
+        return (worker.steps, DecodeWorkers.missingSteps(worker.steps))
+    }
+}

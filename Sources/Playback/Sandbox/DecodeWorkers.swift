@@ -1,0 +1,88 @@
+import CSandbox
+import Glibc
+
+/// The viewer's sandboxed decode workers: one started ahead and reused, replaced at once
+/// when one stops.
+///
+/// A still sent here is parsed in `mediaview-worker`, a process with no files, no network
+/// and a syscall allow-list; a crafted file that breaks a parser takes only that process,
+/// and the item fails with one line while the viewer goes on.
+public final class DecodeWorkers: @unchecked Sendable {
+    // @unchecked: `idle` and `said` are behind locks; the rest is set once in init.
+    /// The pool the player uses.
+    public static let shared = DecodeWorkers(testing: getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false)
+
+    /// Seconds a picture may take before its worker is killed.
+    let timeout: Double
+    /// Whether workers honour test-only probes.
+    let testing: Bool
+    private let idle = Locked<[DecodeWorker]>([])
+    private let said = Locked<Set<String>>([])
+
+    /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
+    public init(timeout: Double = 10, testing: Bool = false) {
+        self.timeout = timeout
+        self.testing = testing
+    }
+
+    /// The worker program: `MEDIAVIEW_WORKER`, else beside the running program, else
+    /// installed under libexec (`make install` puts it there); nil when there is none.
+    public static var programPath: String? {
+        if let env = getenv("MEDIAVIEW_WORKER") { return String(cString: env) }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        var candidates: [String] = []
+        if n > 0 {
+            let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = exe.lastIndex(of: "/") {
+                let folder = String(exe[..<slash])
+                // Beside it (a build folder), or PREFIX/libexec for PREFIX/bin/mediaview.
+                candidates += [folder + "/mediaview-worker", folder + "/../libexec/mediaview/mediaview-worker"]
+            }
+        }
+        candidates += ["/usr/local/libexec/mediaview/mediaview-worker", "/usr/libexec/mediaview/mediaview-worker"]
+        return candidates.first { access($0, X_OK) == 0 }
+    }
+
+    /// Process ids of the workers waiting for work (tests look for leftovers with them).
+    public var idlePIDs: [Int32] { idle.withLock { $0.map(\.pid) } }
+
+    /// Starts a worker ahead, so the first still does not wait for one.
+    public func prestart() {
+        guard idle.withLock({ $0.isEmpty }), case .success(let w)? = start() else { return }
+        idle.withLock { $0.append(w) }
+    }
+
+    /// Stops every idle worker (the end of a test, or of the program).
+    public func stopAll() {
+        let all = idle.withLock { w -> [DecodeWorker] in defer { w = [] }; return w }
+        all.forEach { $0.stop() }
+    }
+
+    func start() -> Result<DecodeWorker, DecodeFailure>? {
+        guard let path = DecodeWorkers.programPath else { return nil }
+        return WorkerSpawner.shared.spawn(path: path, testing: testing)
+    }
+
+    /// A worker for one request: an idle one, else a new one.
+    func take() -> Result<DecodeWorker, DecodeFailure>? {
+        if let w = idle.withLock({ $0.popLast() }) { return .success(w) }
+        return start()
+    }
+
+    /// A worker that answered goes back to wait for the next request.
+    func give(back worker: DecodeWorker) {
+        idle.withLock { $0.append(worker) }
+    }
+
+    /// After a worker stopped, its successor is started at once, so the next still finds one.
+    func replace() {
+        if case .success(let w)? = start() { idle.withLock { $0.append(w) } }
+    }
+
+    /// Says `line` once per run.
+    func sayOnce(_ line: String) {
+        let first = said.withLock { $0.insert(line).inserted }
+        if first { StandardError.write("mediaview: " + line) }
+    }
+}

@@ -1,0 +1,21 @@
+import CFFmpeg
+import Glibc
+
+/// A decoded still as the worker's answer: its pixels in a sealed memfd, its facts as numbers.
+extension StillWork.Result {
+    /// The answer message: width, height, stride, pixel format, rotation, sample aspect
+    /// (num, den), the stored size, the format and codec names as text, and the sealed pixels; nil without memory.
+    public func answer() -> WorkerMessage? {
+        let f = frame.raw
+        let w = Int(f.pointee.width), h = Int(f.pointee.height)
+        let stride = w * 4
+        guard w > 0, h > 0, let src = f.pointee.data.0 else { return nil }
+        let rows = (0..<h).map { y in UnsafeRawBufferPointer(start: src + y * Int(f.pointee.linesize.0), count: stride) }
+        guard let fd = SealedBytes.make(rows, name: "mediaview-pixels") else { return nil }
+        let sar = f.pointee.sample_aspect_ratio
+        return WorkerMessage(kind: .picture,
+                             numbers: [Int64(w), Int64(h), Int64(stride), Int64(f.pointee.format), Int64(rotation),
+                                       Int64(sar.num), Int64(sar.den), Int64(stored.width), Int64(stored.height)],
+                             text: formatName + "\n" + codec, fd: fd)
+    }
+}

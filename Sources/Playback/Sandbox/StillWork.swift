@@ -1,0 +1,90 @@
+import CFFmpeg
+import FoundationEssentials
+
+/// The decode a worker does for one still: the whole file's bytes to a picture in the
+/// display's colours, as the player would have shown it decoded in-process.
+///
+/// JPEG goes to libjpeg-turbo, scaled down in the DCT domain for the target size and turned
+/// by its EXIF orientation; every other still to FFmpeg. Both come out as BGR0 or RGBA.
+public enum StillWork {
+    /// A decoded still and what the viewer needs to show it.
+    public struct Result {
+        /// BGR0 or RGBA, at the size decoded (before rotation).
+        let frame: Frame
+        /// Clockwise degrees to turn it (a JPEG's EXIF orientation).
+        public let rotation: Int
+        /// The size stored in the file, before any reduced-size decode.
+        let stored: (width: Int, height: Int)
+        /// FFmpeg's names for the container and codec, for the info panel.
+        public let formatName: String
+        public let codec: String
+    }
+
+    /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`.
+    public static func decode(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
+                              displayProfile: [UInt8]?) throws(AVError) -> Result {
+        let colour = PictureColour(displayProfile: displayProfile, name: name)
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            do {
+                return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
+            } catch where error.code != JPEGStill.truncatedCode {
+                // What libjpeg declines (CMYK, YCCK, 12-bit, damage) FFmpeg shows, as in the player.
+            }
+        }
+        return try ffmpeg(bytes, name: name, maxPixels: maxPixels, colour: colour)
+    }
+
+    private static func jpeg(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
+                             colour: PictureColour) throws(AVError) -> Result {
+        var outcome: Swift.Result<Result, AVError> = .failure(AVError(message: "\(name): no data"))
+        bytes.withUnsafeBytes { raw in
+            do throws(AVError) {
+                let rotation = JPEGOrientation.rotation(ofJPEG: raw)
+                let stored = try JPEGStill.storedSize(raw)
+                let lowres = reduction(stored: stored, target: target)
+                let frame = try JPEGStill(lowres: lowres, maxPixels: maxPixels).decode(raw)
+                outcome = .success(Result(frame: colour.manage(frame), rotation: rotation, stored: stored,
+                                          formatName: "jpeg_pipe", codec: "mjpeg"))
+            } catch {
+                outcome = .failure(AVError(code: error.code, message: "\(name): \(error.message)"))
+            }
+        }
+        return try outcome.get()
+    }
+
+    private static func ffmpeg(_ bytes: [UInt8], name: String, maxPixels: Int,
+                               colour: PictureColour) throws(AVError) -> Result {
+        guard let io = MemoryIO(data: Data(bytes)) else { throw AVError(message: "\(name): out of memory") }
+        var options = SourceOptions()
+        options.maxPixels = maxPixels
+        let d = try Demuxer(url: name, options: options, io: io)
+        let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard v >= 0 else { throw AVError(message: "\(name): no picture in it") }
+        let decoder = try Decoder(stream: d.stream(Int(v)), threads: 1, maxPixels: maxPixels)
+        let frame = Frame()
+        switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: decoder, into: frame, budget: 2000) {
+        case .picture: break
+        case .none: throw AVError(message: "\(name): no picture could be decoded")
+        case .failed(let e): throw e
+        }
+        var managed = colour.manage(frame)
+        let format = AVPixelFormat(rawValue: managed.raw.pointee.format)
+        if format != AV_PIX_FMT_RGBA && format != AV_PIX_FMT_BGR0 {
+            guard let rgba = PictureColour.rgbaCopy(of: managed) else { throw AVError(message: "\(name): out of memory") }
+            managed = rgba
+        }
+        let codec = String(cString: avcodec_get_name(d.stream(Int(v)).pointee.codecpar.pointee.codec_id))
+        let size = (Int(frame.raw.pointee.width), Int(frame.raw.pointee.height))
+        return Result(frame: managed, rotation: 0, stored: size, formatName: d.formatName, codec: codec)
+    }
+
+    /// Halvings of each side that still cover `target` (compared with the stored size), as the player's own
+    /// reduced-size JPEG decode picks them.
+    static func reduction(stored: (width: Int, height: Int), target: (width: Int, height: Int)?) -> Int {
+        guard let t = target, t.width > 0, t.height > 0, stored.width > 0, stored.height > 0 else { return 0 }
+        let scale = min(Double(t.width) / Double(stored.width), Double(t.height) / Double(stored.height))
+        var l = 0
+        while l < 3 && scale * Double(1 << (l + 1)) <= 1 { l += 1 }
+        return l
+    }
+}

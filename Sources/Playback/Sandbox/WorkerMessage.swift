@@ -1,0 +1,73 @@
+import CSandbox
+import Glibc
+
+/// One message on the channel between the viewer and a decode worker: sixteen numbers, a
+/// line of text, and perhaps one fd (the picture's bytes going out, its pixels coming back).
+///
+/// The channel is a SOCK_SEQPACKET pair, so a message arrives whole or not at all, and the
+/// big parts (file bytes, pixels) never travel through it, only their memfds.
+public struct WorkerMessage {
+    /// What a message is.
+    public enum Kind: Int64, Sendable {
+        /// Viewer to worker: decode the picture in the fd.
+        case decode = 1
+        /// Viewer to worker (tests only): try a forbidden thing, named in `text`.
+        case probe = 2
+        /// Worker to viewer: the picture, described by `numbers`, its pixels in the fd.
+        case picture = 3
+        /// Worker to viewer: the one line saying why not.
+        case failure = 4
+        /// Worker to viewer, once at start: the confinement steps applied, in `numbers[0]`.
+        case ready = 5
+        /// Worker to viewer: what a probe came to, in `text`.
+        case probed = 6
+    }
+
+    /// The largest message: the numbers and a line of text.
+    static let capacity = headSize + 1024
+    /// Sixteen numbers: the kind and fifteen by kind.
+    static let headSize = 128
+
+    public var kind: Kind
+    /// Meaning by kind; see `DecodeRequest` and `DecodeAnswer`.
+    public var numbers: [Int64]
+    public var text: String
+    /// The fd carried with the message, owned by whoever holds the message; -1 for none.
+    public var fd: Int32
+
+    /// A message of `kind`.
+    public init(kind: Kind, numbers: [Int64] = [], text: String = "", fd: Int32 = -1) {
+        self.kind = kind
+        self.numbers = numbers
+        self.text = text
+        self.fd = fd
+    }
+
+    /// Sends it on `socket`; false when the other side is gone.
+    public func send(on socket: Int32) -> Bool {
+        var head = [Int64](repeating: 0, count: 16)
+        head[0] = kind.rawValue
+        for (i, n) in numbers.prefix(15).enumerated() { head[i + 1] = n }
+        var bytes = head.withUnsafeBytes { Array($0) }
+        bytes.append(contentsOf: Array(text.utf8.prefix(WorkerMessage.capacity - WorkerMessage.headSize)))
+        return bytes.withUnsafeBytes { sbx_send(socket, $0.baseAddress, $0.count, fd) } == bytes.count
+    }
+
+    /// The next message on `socket`; nil at the end of the channel or on a malformed one.
+    public static func receive(on socket: Int32) -> WorkerMessage? {
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var fd: Int32 = -1
+        let n = bytes.withUnsafeMutableBytes { sbx_recv(socket, $0.baseAddress, $0.count, &fd) }
+        guard n >= headSize else {
+            if fd >= 0 { close(fd) }
+            return nil
+        }
+        let head = bytes.withUnsafeBytes { raw in (0..<16).map { raw.load(fromByteOffset: $0 * 8, as: Int64.self) } }
+        guard let kind = Kind(rawValue: head[0]) else {
+            if fd >= 0 { close(fd) }
+            return nil
+        }
+        let text = String(decoding: bytes[headSize..<n], as: UTF8.self)
+        return WorkerMessage(kind: kind, numbers: Array(head[1...]), text: text, fd: fd)
+    }
+}

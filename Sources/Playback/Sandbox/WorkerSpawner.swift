@@ -1,0 +1,49 @@
+/// Starts decode workers from one thread that lives as long as the program.
+///
+/// A worker asks to die with its parent (PR_SET_PDEATHSIG), and Linux takes "parent" to be
+/// the thread that started it: started from a player's demux thread, a worker would be
+/// killed when that player closed, failing the next still with "killed (SIGKILL)".
+final class WorkerSpawner: @unchecked Sendable {
+    // @unchecked: `jobs` and `started` are read and written only under `condition`.
+    static let shared = WorkerSpawner()
+
+    private final class Job {
+        let path: String
+        let testing: Bool
+        var result: Result<DecodeWorker, DecodeFailure>?
+        init(path: String, testing: Bool) { self.path = path; self.testing = testing }
+    }
+
+    private let condition = Condition()
+    private var jobs: [Job] = []
+    private var started = false
+
+    /// Starts the worker program at `path` on the spawning thread and waits for it.
+    func spawn(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        let job = Job(path: path, testing: testing)
+        condition.withLock {
+            jobs.append(job)
+            if !started {
+                started = true
+                NamedThread.start(name: "worker-spawner") { [self] in serve() }
+            }
+            condition.broadcast()
+            while job.result == nil { condition.wait() }
+        }
+        return job.result!
+    }
+
+    private func serve() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            let result = DecodeWorker.start(path: job.path, testing: job.testing)
+            condition.withLock {
+                job.result = result
+                condition.broadcast()
+            }
+        }
+    }
+}

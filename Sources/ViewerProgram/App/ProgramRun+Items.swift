@@ -1,0 +1,74 @@
+import Playback
+import Viewer
+
+/// How every item is made, from the command line, a drop, Ctrl+V or the control socket
+/// alike: a view configured from the options, with the recorders that log it and
+/// remember where it was left.
+extension ProgramRun {
+    /// A new item for `input`, observed by the event log and resume, known to the socket.
+    func makeItem(_ input: String) -> MediaView {
+        let v = Self.configuredView(input, options: options)
+        icons.apply(to: v)
+        v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+        made += 1
+        ipc?.adopt(v)
+        if let store = resumeStore {
+            let r = ResumeRecorder(store: store, source: ViewerApp.absoluteInput(input))
+            v.addObserver(r)
+            resumers[ObjectIdentifier(v)] = r
+        }
+        return v
+    }
+
+    /// A view configured from the command line.
+    static func configuredView(_ input: String, options o: ProgramOptions) -> MediaView {
+        let v = MediaView()
+        v.setMedia(url: input)
+        v.setTitle(o.look.title, details: o.look.details)
+        v.shouldAutoPlayAfterPresentation = o.playback.autoplay
+        v.allowLooping = o.playback.loop
+        v.shouldDismissAfterFinishedPlaying = o.playback.dismissAfterFinish
+        v.contentMode = o.playback.contentMode == .fill ? .scaleAspectFill : .scaleAspectFit
+        v.videoAspectFit = o.playback.videoAspectFit
+        v.pictureFit = o.playback.pictureFit
+        v.imageDuration = o.scripts.imageDuration
+        // Embedded with --wid, a click grows the view to fullscreen, as inline views do.
+        v.shouldDisplayFullscreen = o.window.parentWindow != nil
+        apply(o.look, to: v)
+        apply(o.minimizing, to: v)
+        v.playerOptions.audio = o.scripts.audioEnabled && !o.scripts.benchmark
+        v.playerOptions.untimed = o.scripts.benchmark
+        v.playerOptions.volume = Double(o.playback.volume) / 100
+        v.playerOptions.muted = o.playback.muted
+        v.playbackSpeed = o.playback.speed
+        v.playerOptions.source.maxPixels = o.cache.maxPixels
+        v.playerOptions.source.networkTimeout = o.cache.timeout
+        v.playerOptions.sandbox = o.cache.sandbox
+        v.playerOptions.subtitleFiles = o.playback.subtitleFiles
+        v.playerOptions.findsSubtitleFiles = o.playback.subtitleAuto
+        v.showsSubtitles = o.playback.subtitlesVisible
+        CacheManager.shared.configure(directory: o.cache.directory, enabled: o.cache.enabled)
+        v.shouldPreloadPlayableMedia = o.cache.preload
+        return v
+    }
+
+    private static func apply(_ look: ProgramOptions.Look, to v: MediaView) {
+        v.shouldShowTrack = look.showTrack
+        v.shouldDisplayRemainingTime = look.remainingTime
+        v.trackFont = look.trackFont
+        v.shouldShowTrackPreviews = look.trackPreviews
+        if let p = look.uiScalePercent { v.interfaceScale = InterfaceScale(factor: Double(p) / 100) }
+        if let c = look.themeColor { v.themeColor = Color(r: c.red, g: c.green, b: c.blue) }
+        v.shouldHideCloseButton = look.hideCloseButton
+        v.shouldHidePlayButton = look.hidePlayButton
+    }
+
+    private static func apply(_ minimizing: ProgramOptions.Minimizing, to v: MediaView) {
+        v.swipeMode = MediaView.SwipeMode(rawValue: minimizing.swipeMode.rawValue) ?? .minimize
+        v.minimizedAspectRatio = AspectRatio(minimizing.aspectRatio)
+        v.minimizedWidthRatio = minimizing.widthRatio
+        v.minimizedOnAllWorkspaces = minimizing.sticky
+        v.topBuffer = EdgeBuffer(minimizing.topBuffer)
+        v.bottomBuffer = EdgeBuffer(minimizing.bottomBuffer)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension MediaviewProgram {
+    /// The resume file when something else has been in the state folder: a FIFO in its
+    /// place, a file grown to tens of megabytes, a link planted at the name it is written
+    /// beside, and other instances quitting at the same moment.
+    @Suite struct HostileState {
+        struct Player {
+            let run: Launched
+            let client: SocketClient
+        }
+
+        static func start(_ video: String, state: String, geometry: String = "320x240+0+0") throws -> Player {
+            let socket = try Scratch.directory("hostile-state-sock") + "/s"
+            let run = try Launched(["--windowed", "--geometry", geometry, "--no-audio", "--input-ipc-server", socket, video],
+                                   environment: ["XDG_STATE_HOME": state])
+            return Player(run: run, client: try SocketClient(path: socket))
+        }
+
+        /// Seeks to `seconds` and waits until the observed position is there.
+        static func seek(_ p: Player, to seconds: Double) throws -> Bool {
+            _ = try p.client.request(["seek", seconds, "absolute"], id: 1, timeout: 10)
+            _ = try p.client.request(["observe_property", 2, "time-pos"], id: 3, timeout: 10)
+            return p.client.wait(timeout: 10) { $0["id"] as? Int == 2 && ($0["data"] as? Double ?? 0) >= seconds } != nil
+        }
+
+        static func longVideo() throws -> String { try Fixtures.solidVideo("red", seconds: 180, fps: 5) }
+
+        static func stateFolder() throws -> (state: String, folder: String) {
+            let state = try Scratch.directory("hostile-state")
+            let folder = state + "/mediaview"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            return (state, folder)
+        }
+
+        @Test func aFIFOInPlaceOfTheResumeFileIsNotWaitedOn() throws {
+            let (state, folder) = try Self.stateFolder()
+            #expect(mkfifo(folder + "/resume", 0o600) == 0)
+            let p = try Self.start(try Self.longVideo(), state: state)
+            // The video opens and the player answers, instead of waiting for a writer.
+            #expect(try Self.seek(p, to: 100), "the player did not play")
+            _ = try p.client.request(["quit"], id: 4, timeout: 5)
+            let ended = p.run.finish(timeout: 10)
+            #expect(ended?.status == 0, "stderr: \(ended?.stderr ?? "none: it hung")")
+        }
+
+        @Test func aHugeResumeFileDoesNotFreezeOpeningOrQuitting() throws {
+            let (state, folder) = try Self.stateFolder()
+            let path = folder + "/resume"
+            // 64 MiB of well-formed lines.
+            let line = String(repeating: "0123456789abcdef", count: 4) + " 100.000 1000\n"
+            let block = Data(String(repeating: line, count: 8192).utf8)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            while try handle.offset() < 64 << 20 { handle.write(block) }
+            try handle.close()
+            let p = try Self.start(try Self.longVideo(), state: state)
+            #expect(try Self.seek(p, to: 100), "the player did not play")
+            let asked = Date()
+            _ = try p.client.request(["quit"], id: 4, timeout: 10)
+            let ended = p.run.finish(timeout: 30)
+            #expect(ended?.status == 0)
+            let seconds = Date().timeIntervalSince(asked)
+            #expect(seconds < 3, "quitting took \(seconds) s")
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            #expect(size < 512 << 10, "the file is rewritten bounded: \(size) bytes")
+        }
+
+        @Test func aLinkPlantedAtTheTemporaryNameDoesNotOverwriteItsTarget() throws {
+            let (state, folder) = try Self.stateFolder()
+            let victim = state + "/victim.txt"
+            try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+            let p = try Self.start(try Self.longVideo(), state: state)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/resume.\(p.run.pid).tmp", withDestinationPath: victim)
+            #expect(try Self.seek(p, to: 100))
+            _ = try p.client.request(["quit"], id: 4, timeout: 5)
+            #expect(p.run.finish(timeout: 10)?.status == 0)
+            #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+            let saved = try String(contentsOfFile: folder + "/resume", encoding: .utf8)
+            #expect(lines(saved).count == 1, "the position is saved all the same: \(saved)")
+        }
+
+        @Test func fourPlayersQuittingAtOnceEachKeepTheirPosition() throws {
+            let (state, folder) = try Self.stateFolder()
+            let videos = try Scratch.directory("hostile-four")
+            var players: [Player] = []
+            for i in 0..<4 {
+                let copy = videos + "/film\(i).mp4"
+                try FileManager.default.linkItem(atPath: try Self.longVideo(), toPath: copy)
+                players.append(try Self.start(copy, state: state, geometry: "160x120+\(i * 170)+0"))
+            }
+            for (i, p) in players.enumerated() { #expect(try Self.seek(p, to: Double(60 + 10 * i))) }
+            for p in players { p.client.send("{\"command\":[\"quit\"]}") }
+            for p in players { #expect(p.run.finish(timeout: 15)?.status == 0) }
+            let saved = try String(contentsOfFile: folder + "/resume", encoding: .utf8)
+            #expect(lines(saved).count == 4, "four positions saved: \(saved)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Playback
+
+/// The decode worker as a user's safety depends on it: confined (every forbidden thing
+/// fails inside it), recovering (a killed, aborted or hung worker fails one item and is
+/// replaced), and showing the same pixels as the viewer decoding in its own process.
+@Suite(.serialized) struct SandboxTests {
+    /// A pool whose workers take probes; hangs are cut after 2 s.
+    let pool = DecodeWorkers(timeout: 2, testing: true)
+
+    /// What a refused probe may come to: an errno inside the worker, or its death by seccomp.
+    static func refused(_ o: DecodeWorkers.ProbeOutcome) -> Bool {
+        switch o {
+        case .answered(let line): return line.hasPrefix("refused: EACCES") || line.hasPrefix("refused: EPERM")
+        case .stopped(let why): return why == "killed by the sandbox (SIGSYS)"
+        }
+    }
+
+    @Test func workerAppliesEveryStepOnThisKernel() throws {
+        defer { pool.stopAll() }
+        let c = try #require(pool.confinement())
+        #expect(c.missing == [])
+    }
+
+    @Test func filesAreRefusedWithEACCES() throws {
+        defer { pool.stopAll() }
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        #expect(pool.probe("open:/etc/passwd") == .answered("refused: EACCES"))
+        #expect(pool.probe("open:" + home) == .answered("refused: EACCES"))
+    }
+
+    @Test func networkDisplayAndBusKillTheWorker() throws {
+        defer { pool.stopAll() }
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) } }
+        #expect(listen(listener, 1) == 0)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        let port = UInt16(bigEndian: a.sin_port)
+        let display = try TestEnvironment.display.split(separator: ":").last.map { $0.split(separator: ".")[0] } ?? "0"
+        let bus = try TestEnvironment.require("DBUS_SESSION_BUS_ADDRESS")
+        let busPath = bus.split(separator: ",").first { $0.contains("path=") }.map { String($0.split(separator: "=")[1]) }
+        #expect(pool.probe("tcp:\(port)") == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("unix:/tmp/.X11-unix/X\(display)") == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("unix:" + (busPath ?? "/run/dbus/system_bus_socket")) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("exec:/bin/true") == .stopped("killed by the sandbox (SIGSYS)"))
+    }
+
+    @Test func jpegAndPNGGiveTheSamePixelsAsInProcess() throws {
+        defer { pool.stopAll() }
+        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
+        let jpeg = try JPEGStillTests.quadrantJPEG("yuvj420p")
+        for path in [png, jpeg] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            var o = PlayerOptions()
+            o.targetSize = (100, 80)
+            let worker = try pool.decodePixels(bytes, name: "still", options: o)
+            let here = try StillWork.decode(bytes, name: "still", target: (100, 80), maxPixels: o.source.maxPixels,
+                                            displayProfile: nil).pixels
+            #expect(worker == here)
+            #expect(worker.width > 0 && worker.bytes.count == worker.width * worker.height * 4)
+        }
+    }
+
+    /// A worker killed, aborted or hung while a picture waits: that item fails with one
+    /// line, the next picture decodes, and no fd or process is left behind.
+    @Test func stoppedWorkersFailOneItemAndAreReplaced() throws {
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try JPEGStillTests.quadrantPNG(width: 320, height: 240))))
+        let fdsBefore = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        let good = try pool.decodePixels(png, name: "still.png", options: PlayerOptions())
+        #expect(pool.probe("abort") == .stopped("crashed (SIGABRT)"))
+        #expect(try pool.decodePixels(png, name: "still.png", options: PlayerOptions()) == good)
+        let started = Date()
+        #expect(pool.probe("hang") == .stopped("took too long"))
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(try pool.decodePixels(png, name: "still.png", options: PlayerOptions()) == good)
+        // SIGKILL from outside while the worker is busy.
+        let victim = try #require(pool.idlePIDs.first)
+        let killer = Thread { usleep(300_000); kill(victim, SIGKILL) }
+        killer.start()
+        #expect(pool.probe("hang", timeout: 5) == .stopped("killed (SIGKILL)"))
+        let replaced = Date()
+        #expect(try pool.decodePixels(png, name: "still.png", options: PlayerOptions()) == good)
+        #expect(Date().timeIntervalSince(replaced) < 3)
+        let live = pool.idlePIDs
+        pool.stopAll()
+        for pid in live + [victim] { #expect(kill(pid, 0) != 0) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count == fdsBefore)
+    }
+
+    @Test func aCutJPEGFailsWithTheTruncationLine() throws {
+        defer { pool.stopAll() }
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try JPEGStillTests.quadrantJPEG("yuvj420p"))))
+        do {
+            _ = try pool.decodePixels(Array(data.prefix(data.count / 3)), name: "cut.jpg", options: PlayerOptions())
+            Issue.record("a cut JPEG decoded")
+        } catch {
+            #expect(error.message.hasPrefix("cut.jpg: truncated JPEG") && !error.message.contains("\n"), "\(error.message)")
+        }
+    }
+
+    @Test func aBrokenPictureFailsWithOneLineAndTheWorkerStays() throws {
+        defer { pool.stopAll() }
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
+        #expect(throws: AVError.self) { try pool.decodePixels(bytes, name: "broken.jpg", options: PlayerOptions()) }
+        #expect(pool.idlePIDs.count == 1)
+    }
+}

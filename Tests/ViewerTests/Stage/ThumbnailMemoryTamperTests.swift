@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Viewer
+
+/// The thumbnail places file when another program has been in the state folder: a link
+/// planted where the file is written beside, and a file far larger than any it writes.
+@Suite struct ThumbnailMemoryTamperTests {
+    private func folder() throws -> String {
+        let dir = Fixtures.directory + "/thumbmem-tamper-\(UInt32.random(in: 0...UInt32.max))/state/mediaview"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return dir
+    }
+
+    @Test func aLinkPlantedBesideTheFileDoesNotOverwriteItsTarget() throws {
+        let dir = try folder()
+        let victim = dir + "/../victim.txt"
+        try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/thumbnail-places.new", withDestinationPath: victim)
+        let m = ThumbnailMemory(path: dir + "/thumbnail-places")
+        m.remember(Rect(x: 5, y: 6, width: 300, height: 200), for: "layoutA")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+        #expect(m.frame(for: "layoutA") == Rect(x: 5, y: 6, width: 300, height: 200))
+    }
+
+    @Test func aHugeFileIsReadOnlyAsFarAsItsPlacesGo() throws {
+        let dir = try folder()
+        let path = dir + "/thumbnail-places"
+        let line = "layoutB 1 2 300 200\n"
+        try Data((line + String(repeating: "junk junk junk junk\n", count: 200_000)).utf8).write(to: URL(fileURLWithPath: path))
+        let m = ThumbnailMemory(path: path)
+        let start = Date()
+        #expect(m.frame(for: "layoutB") == Rect(x: 1, y: 2, width: 300, height: 200))
+        m.remember(Rect(x: 3, y: 4, width: 300, height: 200), for: "layoutC")
+        #expect(Date().timeIntervalSince(start) < 1, "took \(Date().timeIntervalSince(start)) s")
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(size < 4096, "rewritten bounded: \(size) bytes")
+    }
+}
