@@ -44,7 +44,7 @@ extension MPRISPlayer {
     /// still plays only in a slide show, where its time runs; otherwise it stands.
     var playbackStatus: String {
         guard let v = queue.current else { return "Stopped" }
-        if v.info?.kind == .image { return queue.presentation.autoExit ? "Playing" : "Paused" }
+        if isStill(v) { return queue.presentation.autoExit ? "Playing" : "Paused" }
         if v.isPlaying { return "Playing" }
         return stopped ? "Stopped" : "Paused"
     }

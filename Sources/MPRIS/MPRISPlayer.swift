@@ -186,9 +186,16 @@ public final class MPRISPlayer {
     /// `--image-duration` gives it in a slide show (`autoExit`), and has no length when it
     /// stays until the user moves on.
     func length(_ v: MediaView) -> Int64? {
-        if v.info?.kind == .image { return queue.presentation.autoExit ? Int64(v.imageDuration * 1_000_000) : nil }
+        if isStill(v) { return queue.presentation.autoExit ? Int64(v.imageDuration * 1_000_000) : nil }
         guard let d = v.info?.duration, d.isFinite, d > 0 else { return nil }
         return Int64(d * 1_000_000)
+    }
+
+    /// Whether `v` is a still: what the opened file says, and until it has opened, what its
+    /// name says, so a widget asking in the first moments does not see a still "Playing".
+    func isStill(_ v: MediaView) -> Bool {
+        if let info = v.info { return info.kind == .image }
+        return v.kind == .image
     }
 
     /// Where the presented view is, in microseconds: a seek's target until it lands.

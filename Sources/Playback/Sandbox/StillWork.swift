@@ -60,13 +60,18 @@ public enum StillWork {
         let d = try Demuxer(url: name, options: options, io: io)
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard v >= 0 else { throw AVError(message: "\(name): no picture in it") }
+        try checkSize(d.stream(Int(v)), name: name, maxPixels: maxPixels)
         let decoder = try Decoder(stream: d.stream(Int(v)), threads: 1, maxPixels: maxPixels)
         let frame = Frame()
         switch StillDecoder.firstPicture(of: d, stream: Int(v), decoder: decoder, into: frame, budget: 2000) {
         case .picture: break
-        case .none: throw AVError(message: "\(name): no picture could be decoded")
+        case .none: throw damaged(name, "; nothing of it could be decoded")
         case .failed(let e): throw e
         }
+        // A picture the decoder patched up is not the photo: the user hears it is damaged,
+        // as when the player decodes it.
+        let f = frame.raw.pointee
+        if f.flags & AV_FRAME_FLAG_CORRUPT != 0 || f.decode_error_flags != 0 { throw damaged(name, "") }
         var managed = colour.manage(frame)
         let format = AVPixelFormat(rawValue: managed.raw.pointee.format)
         if format != AV_PIX_FMT_RGBA && format != AV_PIX_FMT_BGR0 {
@@ -76,6 +81,20 @@ public enum StillWork {
         let codec = String(cString: avcodec_get_name(d.stream(Int(v)).pointee.codecpar.pointee.codec_id))
         let size = (Int(frame.raw.pointee.width), Int(frame.raw.pointee.height))
         return Result(frame: managed, rotation: 0, stored: size, formatName: d.formatName, codec: codec)
+    }
+
+    /// Refuses a picture the header says is larger than the budget, or gives no size for,
+    /// in the words the player uses, before a decoder allocates anything.
+    private static func checkSize(_ st: UnsafeMutablePointer<AVStream>, name: String, maxPixels: Int) throws(AVError) {
+        let par = st.pointee.codecpar.pointee
+        let w = Int(par.width), h = Int(par.height)
+        guard w > 0, h > 0 else { throw AVError(message: "\(name): the picture has no size (damaged, or too large to decode)") }
+        guard w * h <= maxPixels else { throw PictureSources.tooLarge(name, w, h, maxPixels) }
+    }
+
+    /// The one line for a still that does not decode whole.
+    private static func damaged(_ name: String, _ detail: String) -> AVError {
+        AVError(code: cff_averror_invaliddata, message: "\(name): the picture is damaged or cut short\(detail)")
     }
 
     /// Halvings of each side that still cover `target` (compared with the stored size), as the player's own

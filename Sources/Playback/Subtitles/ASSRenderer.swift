@@ -8,6 +8,7 @@ final class ASSRenderer {
     /// Keeps the library alive as long as the renderer that uses it.
     private let library: ASSLibrary
     private var size = (width: 0, height: 0)
+    private var fontScale = 1.0
 
     /// Nil when libass cannot make a renderer.
     init?(library: ASSLibrary) {
@@ -43,6 +44,13 @@ final class ASSRenderer {
     static let fewestOnScreen = 16
     /// Events drawn at once now: `mostOnScreen`, less after slow frames.
     private(set) var onScreen = ASSRenderer.mostOnScreen
+
+    /// Draws text `scale` times the size the script gives it (a small picture's lines stay readable).
+    func setFontScale(_ scale: Double) {
+        guard scale.isFinite, scale > 0, scale != fontScale else { return }
+        fontScale = scale
+        ass_set_font_scale(raw, scale)
+    }
 
     /// The images of `track` due at `milliseconds`, valid until the next call.
     func render(_ track: ASSTrack, at milliseconds: Int64) -> UnsafeMutablePointer<ASS_Image>? {

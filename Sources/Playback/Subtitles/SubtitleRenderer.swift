@@ -38,8 +38,10 @@ public final class SubtitleRenderer {
     }
 
     /// Hands `draw` the images of `player`'s chosen subtitle track due at `seconds`, for a
-    /// video shown `width` x `height` pixels large. Nothing when no track is chosen.
-    public func render(_ player: Player, at seconds: Double, width: Int, height: Int, _ draw: (SubtitleBitmap) -> Void) {
+    /// video shown `width` x `height` pixels large, text `fontScale` times the script's
+    /// size. Nothing when no track is chosen.
+    public func render(_ player: Player, at seconds: Double, width: Int, height: Int, fontScale: Double = 1,
+                       _ draw: (SubtitleBitmap) -> Void) {
         guard width > 0, height > 0, seconds.isFinite, let id = player.engine.tracks.subtitleID else { return }
         if track?.id != id {
             guard let t = ASSTrack(library: library) else { return }
@@ -50,6 +52,7 @@ public final class SubtitleRenderer {
         if !ass.hasHeader { ass.setHeader(news.header) }
         for c in news.cues { ass.add(c) }
         renderer.setSize(width: width, height: height)
+        renderer.setFontScale(fontScale)
         renderer.eachImage(renderer.render(ass, at: Int64((seconds * 1000).rounded()))) { p in
             if p.w > 0, p.h > 0, let bitmap = p.bitmap {
                 // libass's colour is RGBA with A as transparency (0 solid).

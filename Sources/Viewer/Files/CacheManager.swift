@@ -107,12 +107,14 @@ public final class CacheManager {
     /// The source options for playing `url` as `kind`: which caches to read and fill, and
     /// who hears when the download is complete.
     func sourceOptions(_ base: SourceOptions, url: String, kind: MediaView.MediaKind?,
-                       onCached: @escaping @Sendable (String) -> Void, streamToDisk: Bool) -> SourceOptions {
+                       onCached: @escaping @Sendable (String) -> Void, streamToDisk: Bool,
+                       preloads: Bool = false) -> SourceOptions {
         var o = base
         guard SourceOptions.isNetwork(url) else { return o }
         guard cacheMediaWhenDownloaded else {
-            // A preloaded copy plays from disk, and nothing is written.
-            if let disk = openedDisk, disk.lookup(url) != nil { o.cache = disk; o.cacheDirectory = CacheManager.directory(for: kind) }
+            // A view that preloads plays its copy from disk, and nothing is written; any
+            // other view leaves the disk alone (`--no-cache` reads nothing either).
+            if preloads, let disk = openedDisk, disk.lookup(url) != nil { o.cache = disk; o.cacheDirectory = CacheManager.directory(for: kind) }
             return o
         }
         let still = kind == .image || kind == .gif

@@ -55,6 +55,8 @@ public enum InputOutcome: Sendable, Equatable {
     case gesture
     /// Ctrl and the wheel on the thumbnail: it grows or shrinks.
     case thumbnailResize
+    /// The wheel over the thumbnail's speaker or volume slider: the sound goes up or down.
+    case thumbnailVolume
     /// The gallery showed and has no binding for it: it takes the event so nothing acts
     /// behind the grid.
     case galleryConsumed

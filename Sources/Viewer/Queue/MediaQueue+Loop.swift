@@ -100,7 +100,7 @@ extension MediaQueue {
             soonest(s.stage.tick(now: now))
             // The grid covers the item: it does not move on under the user's eyes.
             if !s.gallery.isShown { soonest(advanceIfDone(v, now: now)) }
-        } else if views.isEmpty && pinned.isEmpty && endsWhenEmpty && !presentation.idles {
+        } else if views.isEmpty && pinned.isEmpty && endsWhenDone && !presentation.idles {
             // Everything was dismissed or played, and the app said that ends the run
             // (unless it idles, as mpv's --idle, for a script to load more).
             return .stop
@@ -110,12 +110,16 @@ extension MediaQueue {
             stage.draw(now: now)
         }
         if let limit = presentation.frameLimit, s.stage.framesShown >= limit { return .stop }
-        if endsWhenEmpty && !presentation.idles && current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) {
+        if endsWhenDone && !presentation.idles && current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) {
             return .stop
         }
         for follow in turnFollowers { follow() }
         return .wait(deadline)
     }
+
+    /// Whether an empty queue ends the run: the app said so, or the presentation quits when
+    /// the queue is done (`autoExit`).
+    var endsWhenDone: Bool { endsWhenEmpty || presentation.autoExit }
 
     /// Moves on when the current view is done and the queue should advance. Returns when
     /// to look again.
@@ -124,7 +128,9 @@ extension MediaQueue {
         if v.failure != nil || v.info?.isPlayable == true {
             // A finished view stays unless it asked to go, the app asked the queue to run by
             // itself, or the program ends when the queue does.
-            let more = views.count > 1
+            // A thumbnail that ended stays on its last frame, as a browser's picture-in-picture
+            // does: the user put it aside to watch, not to have the queue move on in a corner.
+            let more = views.count > 1 && screen?.stage.isMinimized != true
             if v.shouldDismissAfterFinishedPlaying || presentation.autoExit || (more && presentation.advancesAutomatically) {
                 presentNext()
                 return 0

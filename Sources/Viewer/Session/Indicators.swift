@@ -105,7 +105,7 @@ enum Indicators {
     /// The bar is inset by the hover knob's radius on both ends whether or not it is
     /// hovered, so hovering never moves the bar and `fraction(atX:)` stays valid.
     static func progressTrackBar(in rect: Rect, hover: Bool,
-                                        thickness: Int = 3, hoverThickness: Int = 6) -> Rect {
+                                        thickness: Int = 4, hoverThickness: Int = 8) -> Rect {
         let t = min(rect.height, hover ? hoverThickness : thickness)
         let inset = hoverThickness
         return Rect(x: rect.x + inset, y: rect.y + (rect.height - t) / 2,
@@ -114,7 +114,7 @@ enum Indicators {
 
     /// The playback fraction (0...1) under pixel column `x` of a track drawn in `rect`;
     /// what a click or drag on the track seeks to.
-    static func progressFraction(atX x: Int, in rect: Rect, hoverThickness: Int = 6) -> Double {
+    static func progressFraction(atX x: Int, in rect: Rect, hoverThickness: Int = 8) -> Double {
         let bar = progressTrackBar(in: rect, hover: true, hoverThickness: hoverThickness)
         guard bar.width > 0 else { return 0 }
         return min(1, max(0, (Double(x) + 0.5 - Double(bar.x)) / Double(bar.width)))
@@ -128,7 +128,7 @@ enum Indicators {
     /// Chapter marks: a short white tick across the track at each chapter's start (given
     /// as fractions of the duration), the first chapter's start at 0 left out.
     static func drawChapterMarks(on canvas: Canvas, in rect: Rect, starts: [Double], scale: InterfaceScale = .one) {
-        let bar = progressTrackBar(in: rect, hover: false, thickness: scale.px(3), hoverThickness: scale.px(6))
+        let bar = progressTrackBar(in: rect, hover: false, thickness: scale.px(4), hoverThickness: scale.px(8))
         guard bar.width > 0 else { return }
         let w = scale.px(2), reach = scale.px(4)
         for f in starts where f.isFinite && f > 0.001 && f < 1 {
@@ -139,7 +139,7 @@ enum Indicators {
 
     static func drawProgressTrack(on canvas: Canvas, in rect: Rect, progress: Double, buffered: Double,
                                          theme: Color, hover: Bool,
-                                         thickness: Int = 3, hoverThickness: Int = 6) {
+                                         thickness: Int = 4, hoverThickness: Int = 8) {
         let bar = progressTrackBar(in: rect, hover: hover, thickness: thickness, hoverThickness: hoverThickness)
         guard bar.width > 0, bar.height > 0 else { return }
         func clamp(_ f: Double) -> Double { f.isNaN ? 0 : min(1, max(0, f)) }

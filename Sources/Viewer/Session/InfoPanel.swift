@@ -91,20 +91,30 @@ struct InfoPanel {
             : "\(bitsPerSecond / 1000) kb/s"
     }
 
-    /// Draws the lines in a dark box at the top left, below the top buffer.
-    static func draw(_ lines: [Line], on canvas: Canvas, top: Int, scale sc: InterfaceScale = .one) {
+    /// The size of the panel for `lines` when at most `maxWidth` wide (values are cut to fit).
+    static func size(_ lines: [Line], scale sc: InterfaceScale, maxWidth: Int) -> (width: Int, height: Int)? {
+        guard !lines.isEmpty, let font = FontCache.shared.font(family: nil, size: sc.px(15)) else { return nil }
+        let labelWidth = lines.map { font.measure($0.label).width }.max() ?? 0
+        let maxValue = max(sc.px(40), maxWidth - labelWidth - sc.px(44))
+        let valueWidth = lines.map { min(maxValue, font.measure($0.value).width) }.max() ?? 0
+        let step = font.lineHeight + sc.px(4)
+        return (labelWidth + valueWidth + sc.px(44), step * lines.count + sc.px(20))
+    }
+
+    /// Draws the lines in a dark rounded box filling `box`; lines that do not fit its
+    /// height are left out rather than drawn over what lies below.
+    static func draw(_ lines: [Line], on canvas: Canvas, in box: Rect, scale sc: InterfaceScale = .one) {
         guard !lines.isEmpty, let font = FontCache.shared.font(family: nil, size: sc.px(15)) else { return }
         let labelWidth = lines.map { font.measure($0.label).width }.max() ?? 0
-        let maxValue = max(sc.px(40), canvas.bounds.width - labelWidth - sc.px(80))
-        let values = lines.map { font.truncated($0.value, toWidth: maxValue) }
-        let valueWidth = values.map { font.measure($0).width }.max() ?? 0
+        let maxValue = max(sc.px(40), box.width - labelWidth - sc.px(44))
         let step = font.lineHeight + sc.px(4)
-        let box = Rect(x: sc.px(16), y: top + sc.px(16), width: labelWidth + valueWidth + sc.px(44), height: step * lines.count + sc.px(20))
-        canvas.fillRoundedRect(box, radius: Double(sc.px(8)), color: Color.black.withAlpha(fraction: 0.75))
+        canvas.fillRoundedRect(box, radius: Double(sc.px(10)), color: Color.black.withAlpha(fraction: 0.75))
         for (i, line) in lines.enumerated() {
             let baseline = box.y + sc.px(10) + i * step + font.ascent
+            guard baseline + font.descent <= box.maxY - sc.px(4) else { break }
             _ = font.draw(line.label, at: box.x + sc.px(14), baseline: baseline, color: Color(rgb: 0xAAAAAA), on: canvas)
-            _ = font.draw(values[i], at: box.x + sc.px(30) + labelWidth, baseline: baseline, color: .white, on: canvas)
+            _ = font.draw(font.truncated(line.value, toWidth: maxValue), at: box.x + sc.px(30) + labelWidth,
+                          baseline: baseline, color: .white, on: canvas)
         }
     }
 }

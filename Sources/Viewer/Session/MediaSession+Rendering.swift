@@ -126,7 +126,8 @@ extension MediaSession {
             scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
-            drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas)
+            drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas,
+                          floor: overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor)
         } else if showsThumbnail, let img = content.thumbnailImage {
             buffer.clear()
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
@@ -151,9 +152,10 @@ extension MediaSession {
     /// The subtitles due at the picture's own time, so text and picture always agree: a
     /// frame shown late or held while paused gets the lines of its time, and after a seek
     /// the old picture keeps its lines until the new generation's first frame replaces it.
-    private func drawSubtitles(over picture: VideoFrame, in rect: Rect, on canvas: Canvas) {
+    /// While the controls show, the lines stay above `floor` so the track never covers them.
+    private func drawSubtitles(over picture: VideoFrame, in rect: Rect, on canvas: Canvas, floor: Int) {
         guard settings.showsSubtitles, info?.kind == .video, let p = player, picture === frame, !rect.isEmpty else { return }
-        subtitles.draw(p, at: picture.pts, in: rect, on: canvas)
+        subtitles.draw(p, at: picture.pts, in: rect, on: canvas, floor: floor)
     }
 
     private func fillBars(_ b: PixelBuffer, around full: Rect) {

@@ -3,23 +3,42 @@ import Windowing
 
 /// A short line shown over the media for a moment ("Resumed at 12:34", "Saved
 /// shot.png"), as mpv's OSD messages: the user sees what a key or the player did without
-/// looking at a terminal.
+/// looking at a terminal. Several stack, each for its own time.
 struct OnScreenMessage {
     /// What it says.
     var text: String
     /// When it goes away, on the monotonic clock.
     var until: Double
 
-    /// Draws the message in a dark box at the top left, below the title band's place.
+    /// The most messages shown at once: older ones give way to newer.
+    static let mostShown = 4
+
+    /// What the message is about: the text before its first ": " ("Speed"), else all of
+    /// it; a newer message about the same thing takes the older one's place.
+    var topic: Substring {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].dropFirst().first == " " else { return Substring(text) }
+        return text[..<colon]
+    }
+
+    /// The font messages are drawn in.
     @MainActor
-    func draw(on canvas: Canvas, topBuffer: Int, scale sc: InterfaceScale = .one) {
-        guard let font = FontCache.shared.font(family: nil, size: sc.px(18)) else { return }
-        let b = canvas.bounds
-        let s = font.truncated(text, toWidth: max(sc.px(40), b.width - sc.px(64)))
-        let size = font.measure(s)
-        let box = Rect(x: sc.px(16), y: topBuffer + sc.px(16), width: size.width + sc.px(24),
-                       height: font.ascent + size.descent + sc.px(16))
-        canvas.fillRoundedRect(box, radius: Double(sc.px(6)), color: Color.black.withAlpha(fraction: 0.6))
-        _ = font.draw(s, at: box.x + sc.px(12), baseline: box.y + sc.px(8) + font.ascent, color: .white, on: canvas)
+    static func font(scale sc: InterfaceScale) -> FontRenderer? { FontCache.shared.font(family: nil, size: sc.px(18)) }
+
+    /// The size of the message's box when at most `maxWidth` wide.
+    @MainActor
+    func size(scale sc: InterfaceScale, maxWidth: Int) -> (width: Int, height: Int) {
+        guard let font = Self.font(scale: sc) else { return (0, 0) }
+        let s = font.truncated(text, toWidth: max(sc.px(16), maxWidth - sc.px(28)))
+        return (font.measure(s).width + sc.px(28), font.lineHeight + sc.px(14))
+    }
+
+    /// Draws the message in a dark rounded box filling `box`.
+    @MainActor
+    func draw(on canvas: Canvas, in box: Rect, scale sc: InterfaceScale = .one) {
+        guard let font = Self.font(scale: sc) else { return }
+        let s = font.truncated(text, toWidth: max(sc.px(16), box.width - sc.px(28)))
+        canvas.fillRoundedRect(box, radius: Double(sc.px(10)), color: Color.black.withAlpha(fraction: 0.7))
+        let baseline = box.y + (box.height - font.lineHeight) / 2 + font.ascent
+        _ = font.draw(s, at: box.x + sc.px(14), baseline: baseline, color: .white, on: canvas)
     }
 }

@@ -47,7 +47,8 @@ struct SessionSetup {
         o.pausedStream = MediaView.audioTypeWhenStop.pausedStream
         o.mediaName = content.title ?? MediaView.displayName(url)
         o.source = CacheManager.shared.sourceOptions(o.source, url: resolved, kind: content.kind, onCached: onCached,
-                                                     streamToDisk: settings.shouldCacheStreamedMedia)
+                                                     streamToDisk: settings.shouldCacheStreamedMedia,
+                                                     preloads: settings.shouldPreloadPlayableMedia)
         return o
     }
 }

@@ -47,6 +47,7 @@ extension Stage {
             router.execute(.quit, on: self)
         case .focus(let isIn, let w):
             KeyboardSpy.shared.dispatchFocus(isIn: isIn, window: w)
+            focusChanged(isIn: isIn, now: now)
         case .screenChanged(let w, let h):
             screenChanged(width: w, height: h)
         case .dropped(let d):
@@ -65,6 +66,14 @@ extension Stage {
             if b.isPress, isMinimized, b.button == 4 || b.button == 5, b.modifiers & Gestures.ctrlHeld != 0 {
                 report(b, window: id, .thumbnailResize)
                 resizeThumbnail(larger: b.button == 4)
+                return
+            }
+            if b.isPress, isMinimized, b.button == 4 || b.button == 5, let v = view, thumbnailVolumeHit(x: b.x, y: b.y) {
+                // The wheel over the speaker or its slider turns the sound up or down.
+                report(b, window: id, .thumbnailVolume)
+                v.isMuted = false
+                v.volume += b.button == 4 ? 0.05 : -0.05
+                needsRedraw = true
                 return
             }
             take(b, window: id)
@@ -153,14 +162,29 @@ extension Stage {
     /// A click on the thumbnail: its controls when they show, else (and anywhere off them)
     /// back to full size.
     private func clickThumbnail(x: Int, y: Int) {
-        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one).hit(x: x, y: y) : .elsewhere
+        let hit = controls.pointerInside ? ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one,
+                                 sound: view?.info?.hasAudio ?? false).hit(x: x, y: y) : .elsewhere
         switch hit {
         case .playPause: view?.togglePlay()
+        case .skip(let seconds): view?.seek(by: seconds)
+        case .mute: view?.isMuted.toggle()
+        case .volume(let level):
+            view?.isMuted = false
+            view?.volume = level
         case .close: router.execute(.dismiss, on: self)
         case .progress(let f): view?.seek(toFraction: f)
         case .restore, .elsewhere: setMinimized(false, animated: true)
         }
         needsRedraw = true
+    }
+
+    /// Whether (x, y) is on the thumbnail's speaker or volume slider.
+    private func thumbnailVolumeHit(x: Int, y: Int) -> Bool {
+        switch ThumbnailControls(bounds: bounds, scale: view?.currentInterfaceScale ?? .one,
+                                 sound: view?.info?.hasAudio ?? false).hit(x: x, y: y) {
+        case .mute, .volume: return true
+        default: return false
+        }
     }
 
     /// The command for a key or button name. On a still, or an item that could not be
@@ -183,6 +207,7 @@ extension Stage {
     func trackHit() -> (inside: Bool, hover: Bool, fraction: Double)? {
         guard let v = view, !isMinimized, let l = v.trackLayout(in: bounds) else { return nil }
         let inside = l.band.contains(x: controls.pointer.x, y: controls.pointer.y)
-        return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar))
+        return (inside, inside, Indicators.progressFraction(atX: controls.pointer.x, in: l.bar,
+                                                          hoverThickness: v.currentInterfaceScale.px(MediaSession.trackThickness.hover)))
     }
 }

@@ -82,6 +82,15 @@ extension Stage {
         let now = windowFrame, wanted = thumbnailFrame(for: v)
         guard now.width == wanted.width, now.height == wanted.height, now.x != wanted.x || now.y != wanted.y else { return }
         keepThumbnail(now)
+        // Once the manager's drag has come to rest, the thumbnail snaps to a resting place
+        // within reach, as after our own Alt+drag.
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.isMinimized, self.animation == nil, self.gestures.drag == nil,
+                      self.windowFrame == now, let v = self.view else { return }
+                self.settleThumbnail(v, now: MonotonicClock.seconds())
+            }
+        }
     }
 
     /// Uses `frame` for the next minimize and remembers it for the next run.

@@ -41,6 +41,8 @@ final class Stage {
     var framesShown = 0
     /// The panel that says what the file is (`cycle info`).
     var infoPanel = InfoPanel()
+    /// Whether the window has the keyboard focus, and what losing it does.
+    var focus: FocusWatch
     /// The server time of the user's last key press or click (0: none yet, or only keys
     /// another program sent): what a request for the focus carries.
     var lastInputTime: UInt = 0
@@ -90,6 +92,7 @@ final class Stage {
         self.loop = loop
         self.router = router
         bindings = options.bindings
+        focus = FocusWatch(minimizesOnBlur: options.minimizesOnBlur)
         warn = options.onWarning
         let screen = display.screenSize
         let gw = options.geometry?.width ?? min(1280, screen.width)
@@ -190,11 +193,11 @@ final class Stage {
             return 1.0 / 30
         }
         // A message is drawn until it expires, then once more without it.
-        let m = v.currentMessage(now: now)
-        if let m = m.message {
-            return min(m.until - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity)
-        }
+        let m = v.currentMessages(now: now)
         if m.expired { needsRedraw = true }
+        if let first = m.messages.map(\.until).min() {
+            return min(first - now + 0.01, controls.until > now ? controls.until - now + 0.01 : .infinity)
+        }
         if controls.until > now { return controls.until - now + 0.01 }
         if controls.until != 0 { controls.until = 0; needsRedraw = true }
         if v.isPlayable && v.hasPicture && v.isPlaying && controlsVisible(now: now) { return 0.5 }
@@ -204,7 +207,18 @@ final class Stage {
     func controlsVisible(now: Double) -> Bool {
         if now < controls.until { return true }
         if let v = view, v.isPlayable, !v.isPlaying { return true }
-        return false
+        return pointerRestsOnControls
+    }
+
+    /// The pointer rests on the track, its label or the close button: the controls stay
+    /// while the user reads the time there or aims, as players' controls do.
+    var pointerRestsOnControls: Bool {
+        guard controls.pointerInside, !isMinimized, let v = view, let l = v.overlayLayout(in: bounds, controls: true) else {
+            return false
+        }
+        let p = controls.pointer
+        return [l.track, l.hoverRow, l.closeButton, l.previousButton, l.nextButton]
+            .contains { $0?.contains(x: p.x, y: p.y) == true }
     }
 
     func showControls(now: Double) {
@@ -221,7 +235,9 @@ final class Stage {
         needsRedraw = false
         guard let buf = surface.begin() else { return false }
         if let v = view, let band = v.trackBand(in: bounds) {
-            let showControls = controlsVisible(now: now) && !isMinimized
+            // While the window moves (a minimize under way) the pointer's last place says
+            // nothing of what it is over.
+            let showControls = controlsVisible(now: now) && !isMinimized && animation == nil && gestures.drag == nil
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
             let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
@@ -231,15 +247,13 @@ final class Stage {
                                                      && controls.pointer.y >= band.y - 3 * band.height)
             v.render(into: buf, state: state)
             if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: fade.overlay)) }
-            if infoPanel.isShown, !isMinimized {
-                InfoPanel.draw(infoPanel.lines(for: v), on: Canvas(buffer: buf), top: v.topBuffer.pixels,
-                               scale: v.currentInterfaceScale)
-            }
-            if let m = v.currentMessage(now: now).message, !isMinimized {
-                m.draw(on: Canvas(buffer: buf), topBuffer: v.topBuffer.pixels, scale: v.currentInterfaceScale)
+            if !isMinimized {
+                let panel = infoPanel.isShown ? infoPanel.lines(for: v) : nil
+                v.drawNotices(v.currentMessages(now: now).messages, panel: panel, controls: showControls,
+                              on: Canvas(buffer: buf).faded(by: fade.overlay))
             }
             if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil {
-                let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale)
+                let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale, sound: v.info?.hasAudio ?? false)
                 // The time (and preview) under the pointer near the line, but not over the play
                 // button, which the preview would cover.
                 let p = controls.pointer

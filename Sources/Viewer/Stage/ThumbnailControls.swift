@@ -2,40 +2,87 @@ import Playback
 import Windowing
 
 /// The controls a thumbnail shows while the pointer is over it, as picture-in-picture
-/// windows do: restore at the top left, close at the top right, play/pause at the bottom
-/// left, and a thin progress line along the bottom that shows the time under the pointer.
-/// The middle stays free: a click there restores, as a click on any thumbnail does.
+/// windows do and a little further: restore at the top left, close at the top right,
+/// play/pause at the bottom centre between 10 seconds back and forward, the sound's volume at the
+/// bottom right (a speaker that mutes, a slider, the wheel over either), and a progress line
+/// along the bottom that shows the time under the pointer. A click anywhere else restores,
+/// as a click on any thumbnail does.
 struct ThumbnailControls {
     let bounds: Rect
     /// The interface scale: buttons, line, label and hit areas grow with it.
     var scale: InterfaceScale = .one
+    /// The media has sound: the speaker and its slider show.
+    var sound = true
 
     /// What a click on the thumbnail meets.
     enum Hit: Equatable {
         case playPause
         case restore
         case close
+        /// The skip buttons, by this many seconds (negative: back).
+        case skip(Double)
+        /// The speaker: mutes or unmutes.
+        case mute
+        /// The volume slider, at this volume (0...1).
+        case volume(Double)
         /// The progress line, at this fraction of the media.
         case progress(Double)
         /// Anywhere else: a click there restores, as a plain thumbnail does.
         case elsewhere
     }
 
+    /// How far the skip buttons jump.
+    static let skipSeconds = 10.0
+
     private var button: Int { max(scale.px(20), min(scale.px(36), bounds.height / 5)) }
     private var margin: Int { scale.px(6) }
-    var playButton: Rect { Rect(x: margin, y: bounds.height - scale.px(18) - button, width: button, height: button) }
+    /// The big button, centred along the bottom above the progress line: the middle stays
+    /// free, since a click on a thumbnail's picture restores it.
+    var playButton: Rect {
+        let side = button * 4 / 3
+        return Rect(x: (bounds.width - side) / 2, y: bounds.height - scale.px(18) - side, width: side, height: side)
+    }
+    var skipBackButton: Rect {
+        let p = playButton
+        return Rect(x: p.x - scale.px(12) - button, y: p.y + (p.height - button) / 2, width: button, height: button)
+    }
+    var skipForwardButton: Rect {
+        let p = playButton
+        return Rect(x: p.maxX + scale.px(12), y: p.y + (p.height - button) / 2, width: button, height: button)
+    }
     var restoreButton: Rect { Rect(x: margin, y: margin, width: button, height: button) }
     var closeButton: Rect { Rect(x: bounds.width - margin - button, y: margin, width: button, height: button) }
+    /// The speaker at the bottom right, above the progress line.
+    var speakerButton: Rect {
+        Rect(x: bounds.width - margin - button, y: bounds.height - scale.px(18) - button, width: button, height: button)
+    }
+    /// The volume slider left of the speaker; its hit area is as tall as the speaker.
+    var volumeSlider: Rect {
+        let w = min(scale.px(64), bounds.width / 4)
+        let sp = speakerButton
+        return Rect(x: sp.x - scale.px(4) - w, y: sp.y, width: w, height: sp.height)
+    }
     /// The band along the bottom that the progress line lives in (taller than the line, to
     /// be easy to hit).
     var progressBand: Rect { Rect(x: 0, y: bounds.height - scale.px(14), width: bounds.width, height: scale.px(14)) }
     /// The pointer this close to the bottom shows the time (and preview) under it.
     var hoverBandHeight: Int { scale.px(40) }
 
+    /// The volume a click at `x` on the slider sets.
+    func volume(atX x: Int) -> Double {
+        let r = volumeSlider
+        guard r.width > 0 else { return 0 }
+        return max(0, min(1, Double(x - r.x) / Double(r.width)))
+    }
+
     func hit(x: Int, y: Int) -> Hit {
         if closeButton.contains(x: x, y: y) { return .close }
         if restoreButton.contains(x: x, y: y) { return .restore }
         if playButton.contains(x: x, y: y) { return .playPause }
+        if skipBackButton.contains(x: x, y: y) { return .skip(-Self.skipSeconds) }
+        if skipForwardButton.contains(x: x, y: y) { return .skip(Self.skipSeconds) }
+        if sound && speakerButton.contains(x: x, y: y) { return .mute }
+        if sound && volumeSlider.contains(x: x, y: y) { return .volume(volume(atX: x)) }
         if progressBand.contains(x: x, y: y), bounds.width > 0 {
             return .progress(max(0, min(1, (Double(x) + 0.5) / Double(bounds.width))))
         }
@@ -49,9 +96,18 @@ struct ThumbnailControls {
     @MainActor
     func draw(on canvas: Canvas, view s: MediaView, theme: Color, pointerX: Int?, now: Double, pointerMovedAt: Double) {
         let playable = s.info?.isPlayable ?? false
+        canvas.fillVerticalGradient(Rect(x: 0, y: bounds.height * 3 / 5, width: bounds.width, height: bounds.height * 2 / 5),
+                                    top: Color.black.withAlpha(fraction: 0), bottom: Color.black.withAlpha(fraction: 0.55))
         if playable {
             if s.isPlaying { drawPause(on: canvas, in: playButton) }
             else { Indicators.drawPlayIndicator(on: canvas, in: playButton, theme: theme) }
+            ThumbnailIcons.drawSkip(on: canvas, in: skipBackButton, seconds: -Self.skipSeconds, scale: scale)
+            ThumbnailIcons.drawSkip(on: canvas, in: skipForwardButton, seconds: Self.skipSeconds, scale: scale)
+        }
+        if sound {
+            ThumbnailIcons.drawSpeaker(on: canvas, in: speakerButton, volume: s.isMuted ? 0 : s.volume, muted: s.isMuted)
+            ThumbnailIcons.drawSlider(on: canvas, in: volumeSlider, value: s.isMuted ? 0 : s.volume, theme: theme,
+                                      scale: scale)
         }
         drawRestore(on: canvas, in: restoreButton)
         Indicators.drawCloseButton(on: canvas, in: closeButton)
@@ -62,7 +118,7 @@ struct ThumbnailControls {
         canvas.fillRect(line, color: Color.white.withAlpha(fraction: 0.3))
         let played = Int(Double(bounds.width) * max(0, min(1, s.position / duration)))
         canvas.fillRect(Rect(x: 0, y: line.y, width: played, height: line.height), color: theme)
-        guard let x = pointerX, let font = FontCache.shared.font(family: nil, size: scale.px(12)) else { return }
+        guard let x = pointerX, let font = FontCache.shared.font(family: nil, size: scale.px(13)) else { return }
         let fraction = max(0, min(1, Double(x) / Double(max(1, bounds.width))))
         let text = MediaView.formatTime(fraction * duration, longest: duration)
         let w = font.measure(text).width

@@ -2,16 +2,24 @@ import Playback
 import Windowing
 
 extension MediaView {
-    /// Shows `text` over the media for `seconds` (replacing a message already showing).
+    /// Shows `text` over the media for `seconds`, below the messages already showing; one
+    /// about the same thing ("Speed: ...") replaces the earlier one in its place, so
+    /// pressing a key repeatedly does not fill the screen.
     public func showMessage(_ text: String, seconds: Double = 2.5) {
-        message = OnScreenMessage(text: text, until: MonotonicClock.seconds() + max(0, seconds))
+        let m = OnScreenMessage(text: text, until: MonotonicClock.seconds() + max(0, seconds))
+        if let i = messages.firstIndex(where: { $0.topic == m.topic }) {
+            messages[i] = m
+        } else {
+            messages.append(m)
+            if messages.count > OnScreenMessage.mostShown { messages.removeFirst() }
+        }
         stage?.setNeedsRedraw()
         wake()
     }
 
-    /// The message showing now, if any.
+    /// The newest message showing now, if any.
     public var messageText: String? {
-        guard let m = message, m.until > MonotonicClock.seconds() else { return nil }
-        return m.text
+        let now = MonotonicClock.seconds()
+        return messages.last { $0.until > now }?.text
     }
 }

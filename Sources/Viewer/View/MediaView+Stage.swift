@@ -71,12 +71,24 @@ extension MediaView {
         for e in s.takeDrawEvents() { report(e) }
     }
 
-    /// The on-screen message while it lasts; once it expired it is dropped and `expired`
-    /// says the picture needs drawing once more without it.
-    func currentMessage(now: Double) -> (message: OnScreenMessage?, expired: Bool) {
-        guard let m = message else { return (nil, false) }
-        if m.until > now { return (m, false) }
-        message = nil
-        return (nil, true)
+    /// The on-screen messages that last; those that expired are dropped and `expired`
+    /// says the picture needs drawing once more without them.
+    func currentMessages(now: Double) -> (messages: [OnScreenMessage], expired: Bool) {
+        let live = messages.filter { $0.until > now }
+        let expired = live.count != messages.count
+        messages = live
+        return (live, expired)
+    }
+
+    /// Draws the messages and the info panel's `panel` lines where the overlay layout puts
+    /// them, clear of the title, the controls and each other.
+    func drawNotices(_ messages: [OnScreenMessage], panel: [InfoPanel.Line]?, controls: Bool, on canvas: Canvas) {
+        session?.drawNotices(messages, panel: panel, controls: controls, on: canvas)
+    }
+
+    /// Where the overlays go in `bounds`, with the controls shown or hidden; nil while the
+    /// view is not prepared.
+    func overlayLayout(in bounds: Rect, controls: Bool) -> OverlayLayout? {
+        session?.overlayLayout(in: bounds, controls: controls)
     }
 }

@@ -37,8 +37,9 @@ public final class MediaView {
     var preloader: Downloader?
     /// The window showing the view, for minimizing and restoring from code.
     private(set) weak var stage: Stage?
-    /// A short line over the media (resume position, screenshot saved), while it lasts.
-    var message: OnScreenMessage?
+    /// Short lines over the media (resume position, screenshot saved), oldest first, each
+    /// while it lasts.
+    var messages: [OnScreenMessage] = []
     /// Wakes the main loop; set when a queue takes the view.
     private(set) var wake: @Sendable () -> Void = {}
 

@@ -5,6 +5,10 @@ import Windowing
 public struct PresentationOptions {
     /// A window of `geometry`'s size instead of fullscreen.
     public var windowed = false
+    /// The fullscreen window becomes the thumbnail when another application takes the
+    /// focus while a video plays, as browsers open picture-in-picture when the user turns
+    /// to another tab. Off unless asked for: a user may want the video to stay behind.
+    public var minimizesOnBlur = false
     /// The windowed size, and its place when given.
     public var geometry: (width: Int, height: Int, x: Int?, y: Int?)?
     /// Embed into this foreign window (an X window id).

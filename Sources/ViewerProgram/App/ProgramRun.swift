@@ -60,6 +60,7 @@ final class ProgramRun {
     private func makePresentation(bindings: InputBindings) -> PresentationOptions {
         var presentation = PresentationOptions()
         presentation.windowed = options.window.windowed
+        presentation.minimizesOnBlur = options.window.minimizeOnBlur
         presentation.geometry = options.window.geometry.map { ($0.width, $0.height, $0.x, $0.y) }
         presentation.parentWindow = options.window.parentWindow.map { UInt($0) }
         presentation.autoExit = options.scripts.autoexit || options.scripts.benchmark

@@ -28,6 +28,7 @@ enum InputRecorder {
         case .unnamed: "unnamed"
         case .gesture: "gesture"
         case .thumbnailResize: "thumbnail_resize"
+        case .thumbnailVolume: "thumbnail_volume"
         case .galleryConsumed: "gallery_consumed"
         }
     }

@@ -60,6 +60,9 @@ extension ProgramOptions {
     public struct Window: Equatable, Sendable {
         /// A normal window instead of fullscreen.
         public var windowed = false
+        /// The fullscreen window becomes the thumbnail when another application takes the
+        /// focus while a video plays (`--minimize-on-blur`).
+        public var minimizeOnBlur = false
         /// The window's size and place.
         public var geometry: Geometry?
         /// An X11 window to live inside (`--wid`), as mpv does.

@@ -78,6 +78,9 @@ extension ProgramOptions {
 
         flag("--windowed", "Window", "open a normal window instead of fullscreen") { $0.window.windowed = true },
         flag("--fullscreen", "Window", "present fullscreen (the default)") { $0.window.windowed = false },
+        flag("--minimize-on-blur", "Window",
+             "a playing video becomes the corner thumbnail when another window takes the focus") {
+            $0.window.minimizeOnBlur = true },
         value("--geometry", "WxH[+X+Y]", "Window", "window size and position, e.g. 800x600+10+10") {
             $0.window.geometry = try geometry($1) },
         value("--wid", "ID", "Window", "embed into this X11 window (decimal or 0x hex)") {

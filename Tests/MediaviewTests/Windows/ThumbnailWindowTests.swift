@@ -165,13 +165,13 @@ struct ThumbnailWindowTests {
         #expect(text.contains("UTILITY") && !text.contains("4294967295"), "\(text)")
     }
 
-    @Test("Hovering the thumbnail shows its controls: bottom left pauses, the close button throws it away")
+    @Test("Hovering the thumbnail shows its controls: the bottom-centre button pauses, the close button throws it away")
     func hoverControls() throws {
         let s = try start(["--minimized-reset"])
         try xdo(["mousemove", "100", "100"])
         let c = try minimize(s)
-        // The play/pause button: bottom left, 6 px in, 36 px across, above the progress band.
-        let (cx, cy) = (c.x + 6 + 18, c.y + c.height - 18 - 18)
+        // The play/pause button: bottom centre above the progress band, 48 px across.
+        let (cx, cy) = (c.x + c.width / 2, c.y + c.height - 18 - 24)
         let probe = s.probe
         #expect(probe.waitFor(timeout: 5) { $0.matches(cx, cy, 0x008000) } != nil, "the video's green, no controls yet")
         try xdo(["mousemove", "\(cx)", "\(cy)"])

@@ -27,12 +27,12 @@ struct IndicatorTests {
         let theme = Color.defaultTheme
         let rect = Rect(x: 0, y: 0, width: 212, height: 20)
         Indicators.drawProgressTrack(on: s.canvas, in: rect, progress: 0.25, buffered: 0.5, theme: theme, hover: false)
-        // Bar is x 6..<206, y 8..<11 when not hovered.
+        // Bar is x 8..<204, y 8..<12 when not hovered.
         #expect(s.px(40, 9) == theme.rgb)
         #expect(s.px(100, 9) != 0 && s.px(100, 9) != theme.rgb && red(s.px(100, 9)) > red(s.px(180, 9)))
         #expect(red(s.px(180, 9)) > 0 && s.px(100, 4) == 0 && s.px(100, 12) == 0)
-        // Pixel 105's centre is 99.5 px into the 200 px bar.
-        #expect(abs(Indicators.progressFraction(atX: 105, in: rect) - 0.4975) < 1e-9)
+        // Pixel 105's centre is 97.5 px into the 196 px bar.
+        #expect(abs(Indicators.progressFraction(atX: 105, in: rect) - 97.5 / 196) < 1e-9)
         #expect(Indicators.progressFraction(atX: 0, in: rect) == 0 && Indicators.progressFraction(atX: 211, in: rect) == 1)
     }
 }
