@@ -79,6 +79,7 @@ extension Gallery {
             images[path] = image
             let shown = area.centered(width: image.width, height: image.height)
             canvas.blit(image: image, in: shown)
+            drawHoverPicture(i, in: area, over: shown, on: canvas)
             if let length { drawLength(length, over: shown, on: canvas, scale: scale) }
         case .failed:
             Indicators.drawFailIndicator(on: canvas, in: area.insetBy(area.width / 4), theme: Self.failColor)

@@ -28,8 +28,14 @@ extension Gallery {
         case .button(let b):
             stage.take(b, window: stage.window.id, section: "gallery")
             return true
-        case .motion:
+        case .motion(let x, let y, _, _, _, _):
+            // Where the pointer rests decides which video cell plays (`turnHover`).
+            hover.pointer = (x, y)
             return true
+        case .pointerInside(false):
+            hover.pointer = nil
+            // The stage follows the pointer too, for when the grid is left.
+            return false
         default:
             return false
         }

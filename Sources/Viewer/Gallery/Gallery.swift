@@ -32,6 +32,8 @@ final class Gallery {
     var press: (x: Int, y: Int)?
     /// The grid must be drawn again.
     var needsRedraw = false
+    /// The video cell playing under the resting pointer.
+    let hover = GalleryHover()
 
     init(queue: MediaQueue) { self.queue = queue }
 
@@ -40,7 +42,10 @@ final class Gallery {
 
     /// Stops the thumbnail threads and waits for them: at the end of the program, before
     /// the process exits under a thread still inside a decoder.
-    func close() { worker?.close() }
+    func close() {
+        hover.stop()
+        worker?.close()
+    }
 
     /// The side of the thumbnails: the standard's large size on a big screen, or on a
     /// desktop that draws at 1.5x or more (where 128 pixels would look like a stamp).
@@ -95,6 +100,8 @@ final class Gallery {
         guard isShown else { return }
         isShown = false
         press = nil
+        hover.stop()
+        hover.pointer = nil
         images.removeAll()
         asked = nil
         worker?.want([])
@@ -142,8 +149,8 @@ final class Gallery {
 
     /// One turn of the loop while the grid shows: news from the worker, the cells to make
     /// next, and drawing when needed. Returns when to look again.
-    func turn(on stage: Stage, now: Double) {
-        guard isShown, let worker else { return }
+    func turn(on stage: Stage, now: Double) -> Double? {
+        guard isShown, let worker else { return nil }
         let l = layout(in: stage.bounds, scale: scale(on: stage))
         if topRow > l.maxTopRow { topRow = l.maxTopRow; needsRedraw = true }
         selection = min(selection, max(0, l.count - 1))
@@ -153,6 +160,7 @@ final class Gallery {
             queue.presentation.onGalleryEvent?(.thumbnail(path: e.path, source: e.source, seconds: e.seconds, reason: e.reason))
             if let problem = e.cacheProblem { queue.presentation.onWarning?(problem) }
         }
+        let deadline = turnHover(l, on: stage, now: now)
         if stage.takeNeedsRedraw() || needsRedraw {
             needsRedraw = false
             let complete = draw(on: stage, layout: l)
@@ -162,6 +170,7 @@ final class Gallery {
                                                                 cells: l.visible.count))
             }
         }
+        return deadline
     }
 
     /// Asks the worker for the cells on screen, then a screen below and one above, when
@@ -200,4 +209,12 @@ public enum GalleryEvent {
     case selected(index: Int)
     /// The grid was left, opening this playlist index (nil: back to the item that showed).
     case closed(opened: Int?)
+    /// The pointer rested on the cell of this playlist index; `plays` when it is a video
+    /// that now plays its keyframes there.
+    case hoverRested(index: Int, plays: Bool)
+    /// The playing cell of this playlist index shows its `number`th picture, the keyframe
+    /// at `at` seconds of the video, `rested` seconds after the pointer came to the cell.
+    case hoverPicture(index: Int, number: Int, at: Double, rested: Double)
+    /// The pointer left the playing cell, which shows its thumbnail again after `pictures`.
+    case hoverEnded(index: Int, pictures: Int)
 }

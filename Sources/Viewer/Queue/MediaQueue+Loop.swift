@@ -105,7 +105,7 @@ extension MediaQueue {
             // (unless it idles, as mpv's --idle, for a script to load more).
             return .stop
         }
-        s.gallery.turn(on: s.stage, now: now)
+        soonest(s.gallery.turn(on: s.stage, now: now))
         for stage in [s.stage] + pinned where stage.needsRedraw && !(stage === s.stage && s.gallery.isShown) {
             stage.draw(now: now)
         }

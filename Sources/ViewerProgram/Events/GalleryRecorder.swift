@@ -24,6 +24,13 @@ enum GalleryRecorder {
             log.log("gallery_selected", [("index", .int(index))])
         case .closed(let opened):
             log.log("gallery_closed", opened.map { [("opened", .int($0))] } ?? [])
+        case .hoverRested(let index, let plays):
+            log.log("gallery_hover", [("index", .int(index)), ("plays", .bool(plays))])
+        case .hoverPicture(let index, let number, let at, let rested):
+            log.log("gallery_hover_picture", [("index", .int(index)), ("number", .int(number)),
+                                              ("at", .double(at)), ("rested_ms", .double(rested * 1000))])
+        case .hoverEnded(let index, let pictures):
+            log.log("gallery_hover_ended", [("index", .int(index)), ("pictures", .int(pictures))])
         }
     }
 
