@@ -29,6 +29,7 @@ extension Gallery {
             }
         }
         let step = hover.advance(now: now)
+        if step.failed, let i = hover.index { queue.presentation.onGalleryEvent?(.hoverFailed(index: i)) }
         if step.redraw {
             needsRedraw = true
             if let i = hover.index, let p = hover.picture {

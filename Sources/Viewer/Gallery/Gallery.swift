@@ -217,4 +217,6 @@ public enum GalleryEvent {
     case hoverPicture(index: Int, number: Int, at: Double, rested: Double)
     /// The pointer left the playing cell, which shows its thumbnail again after `pictures`.
     case hoverEnded(index: Int, pictures: Int)
+    /// No picture could be had from the rested video's file: its cell keeps its thumbnail.
+    case hoverFailed(index: Int)
 }

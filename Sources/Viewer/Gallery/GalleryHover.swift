@@ -27,6 +27,8 @@ final class GalleryHover {
         var redraw = false
         /// Seconds until the hover needs another look; nil: only when woken.
         var deadline: Double?
+        /// No picture can be had from the playing cell's file: it keeps its thumbnail.
+        var failed = false
     }
 
     /// Where the pointer is in the window; nil when it is outside.
@@ -112,7 +114,7 @@ final class GalleryHover {
             p.close()
             let had = picture != nil
             picture = nil
-            return Step(redraw: had)
+            return Step(redraw: had, failed: true)
         }
         let ready = p.picture(at: Self.places[next] * length)
         if let ready, picture == nil || now >= nextAt {

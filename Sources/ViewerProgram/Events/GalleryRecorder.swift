@@ -31,6 +31,8 @@ enum GalleryRecorder {
                                               ("at", .double(at)), ("rested_ms", .double(rested * 1000))])
         case .hoverEnded(let index, let pictures):
             log.log("gallery_hover_ended", [("index", .int(index)), ("pictures", .int(pictures))])
+        case .hoverFailed(let index):
+            log.log("gallery_hover_failed", [("index", .int(index))])
         }
     }
 

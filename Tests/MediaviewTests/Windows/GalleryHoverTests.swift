@@ -96,3 +96,23 @@ extension MediaviewProgram.Gallery {
         #expect(try g.quit()?.status == 0)
     }
 }
+
+extension MediaviewProgram.Gallery {
+    @Test func aVideoThatCannotBeReadWhenHoveredKeepsItsThumbnail() throws {
+        let dir = try Self.hoverFolder()
+        let g = try Self.show(dir, cache: try Scratch.directory("gallery-hover-broken-cache"), items: 2)
+        let probe = try ScreenProbe()
+        let clip = g.centre(0)
+        #expect(g.window.waitFor(probe) { Self.clipColour($0.pixel(clip.x, clip.y)) == "red" } != nil)
+        // The file is damaged after its thumbnail was made: the cell has nothing to play.
+        try Data("this is no video any more".utf8).write(to: URL(fileURLWithPath: dir + "/a clip.mp4"))
+        let failed = try Self.point(g, at: clip, thenWaitFor: "gallery_hover_failed", index: 0)
+        #expect(failed != nil, "the damaged clip was not given up")
+        let changed = g.window.waitFor(probe, timeout: 1.5) { Self.clipColour($0.pixel(clip.x, clip.y)) != "red" }
+        #expect(changed == nil, "the damaged clip's cell lost its thumbnail")
+        let played = try Events.read(g.log).contains { $0["event"] as? String == "gallery_hover_picture" }
+        #expect(!played)
+        let ended = try #require(try g.quit())
+        #expect(ended.status == 0, "stderr: \(ended.stderr)")
+    }
+}
