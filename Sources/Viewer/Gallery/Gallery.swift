@@ -100,7 +100,9 @@ final class Gallery {
         guard isShown else { return }
         isShown = false
         press = nil
-        hover.stop()
+        if let ended = hover.stop() {
+            queue.presentation.onGalleryEvent?(.hoverEnded(index: ended.index, pictures: ended.pictures))
+        }
         hover.pointer = nil
         images.removeAll()
         asked = nil

@@ -85,10 +85,13 @@ final class GalleryHover {
     /// at: the gallery then says whether it is a video (`begin`) or not (`decline`).
     func isDue(now: Double) -> Bool { index != nil && !settled && now >= since + Self.rest }
 
-    /// Seconds until the resting pointer makes its cell due; nil when nothing waits.
+    /// Seconds until the resting pointer makes its cell due; nil when nothing waits, or
+    /// when it is due and waits for its thumbnail, whose news wakes the loop (looking again
+    /// at once would spin the main thread while the thumbnail is made).
     func untilDue(now: Double) -> Double? {
         guard index != nil, !settled else { return nil }
-        return max(0, since + Self.rest - now)
+        let left = since + Self.rest - now
+        return left > 0 ? left : nil
     }
 
     /// The rested cell plays `length` seconds of video from `previewer`.

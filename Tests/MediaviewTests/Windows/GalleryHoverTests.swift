@@ -84,6 +84,12 @@ extension MediaviewProgram.Gallery {
         print("gallery hover: first picture \(Int(waited)) ms after the pointer came to the cell")
         #expect(waited >= 400, "the cell played before the pointer rested: \(waited) ms")
 
+        // The grid answers keys while the cell plays: its pictures are decoded elsewhere.
+        let pressed = Date()
+        try g.key("Right")
+        #expect(Events.waitFor(g.log, "gallery_selected", index: 1, timeout: 3) != nil, "the grid stalled under the playing cell")
+        print("gallery hover: a key moved the highlight in \(Int(Date().timeIntervalSince(pressed) * 1000)) ms while the cell played")
+
         // Away from every cell: the clip's cell shows its red thumbnail again, and stays so.
         let ended = try #require(try Self.point(g, at: (x: 400, y: 520), thenWaitFor: "gallery_hover_ended", index: 0),
                                  "the cell did not stop playing")
