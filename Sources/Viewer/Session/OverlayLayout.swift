@@ -67,7 +67,10 @@ struct OverlayLayout: Equatable {
             track = t
             hoverRow = hover
             nameLine = name
-            bottomShade = Rect(x: 0, y: name.y - scale.px(40), width: bounds.width, height: bounds.height - name.y + scale.px(40))
+            // The shade fades out above the name line, but never reaches the picture's middle:
+            // in a small window the subject keeps its true colours under the controls.
+            let shadeTop = max(name.y - scale.px(40), bounds.height / 2 + scale.px(8))
+            bottomShade = Rect(x: 0, y: shadeTop, width: bounds.width, height: bounds.height - shadeTop)
             subtitleFloor = name.y - scale.px(8)
         } else {
             track = nil

@@ -189,16 +189,17 @@ extension Stage {
 
     /// The command for a key or button name. On a still, or an item that could not be
     /// shown, there is nothing to seek: the `{still}` bindings (arrows, Page Up/Down, Space,
-    /// Backspace, the wheel) step through the queue instead, as in a photo viewer.
+    /// Backspace, the wheel) step through the queue instead, as in a photo viewer. A still
+    /// still opening counts as a still (by its name), so quick presses keep stepping.
     func command(for name: String) -> PlayerCommand? {
-        guard let v = view, v.failure != nil || v.info?.isPlayable == false else { return bindings.command(for: name) }
+        guard let v = view, v.failure != nil || !v.isPlayable else { return bindings.command(for: name) }
         return bindings.command(for: name, in: "still")
     }
 
     /// The previous and next buttons, when they show: on a still (or a failed item) at
     /// full size while the controls show.
     func navigationButtons(now: Double) -> NavigationButtons? {
-        guard let v = view, !isMinimized, !window.isEmbedded, v.failure != nil || v.info?.isPlayable == false,
+        guard let v = view, !isMinimized, !window.isEmbedded, v.failure != nil || !v.isPlayable,
               controlsVisible(now: now) else { return nil }
         return NavigationButtons(bounds: bounds, scale: v.currentInterfaceScale)
     }

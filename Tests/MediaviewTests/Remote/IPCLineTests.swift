@@ -69,8 +69,10 @@ extension MediaviewProgram {
             #expect(Self.error(bad, 20) == "error running command")
             #expect(Self.error(bad, 21) == "success")
             #expect(Self.error(bad, 22) == "success")
-            // Paused, the play indicator covers the centre; the corner shows the video.
-            #expect(s.window.waitFor(s.probe, timeout: 5) { $0.matches(30, 30, RGB.red) } != nil, "the video should still be up")
+            // Paused, the play indicator covers the centre and the controls' shades the top
+            // and bottom; the left edge at mid-height shows the video.
+            #expect(s.window.waitFor(s.probe, timeout: 5) { $0.matches(30, $0.height / 2, RGB.red) } != nil,
+                    "the video should still be up")
             try IPC.quit(s)
         }
 

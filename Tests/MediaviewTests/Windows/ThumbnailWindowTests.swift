@@ -205,7 +205,14 @@ struct ThumbnailWindowTests {
         }
         let s = try start(["--minimized-reset"])
         defer { s.stop() }
-        #expect(try node(s.window)?["fullscreen_mode"] as? Int == 1, "starts fullscreen")
+        // i3 takes the fullscreen request a moment after the window maps: wait for its tree to say so.
+        var mode: Int?
+        let until = Date().addingTimeInterval(10)
+        repeat {
+            mode = try node(s.window)?["fullscreen_mode"] as? Int
+            if mode != 1 { usleep(50_000) }
+        } while mode != 1 && Date() < until
+        #expect(mode == 1, "starts fullscreen")
         let g = try minimize(s)
         #expect(g.width == 427 && g.height == 240 && g.x == 1280 - 12 - 427, "the corner, at its size: \(g)")
         let floating = try node(s.window)?["floating"] as? String
