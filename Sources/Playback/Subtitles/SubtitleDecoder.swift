@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import MediaCore
 
 /// Turns the packets of one text subtitle stream (SubRip, ASS, mov_text, WebVTT) into ASS
 /// events: FFmpeg's text subtitle decoders all write ASS, which is what libass draws.

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Subtitle bytes through everything a subtitle file goes through in the player: FFmpeg's
 /// demuxer and decoder, the bounds, and libass drawing a few of its moments. For the
 /// fuzzer, which must see it return and refuse in one line.

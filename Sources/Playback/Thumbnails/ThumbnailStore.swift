@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import MediaCore
 
 /// The desktop's shared thumbnail cache (freedesktop.org's Thumbnail Managing Standard):
 /// thumbnails a file manager made are shown at once, and the ones made here serve the file

@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 
 /// Thumbnails made in the background for a gallery: the cells on screen first, and only
 /// what is still wanted.

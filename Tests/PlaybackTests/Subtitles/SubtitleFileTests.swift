@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Subtitle files as users have them: SubRip, WebVTT and ASS, in UTF-8 or Latin-1, found
 /// beside the video; broken and hostile ones bounded.

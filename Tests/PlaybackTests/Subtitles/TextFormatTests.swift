@@ -1,5 +1,6 @@
-import Testing
+import MediaCore
 import Playback
+import Testing
 
 /// The numbers and text the viewer prints (benchmark line, times, input.conf lines).
 @Suite("Text formats")

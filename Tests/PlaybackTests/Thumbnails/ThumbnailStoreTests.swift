@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// The freedesktop thumbnail cache's rules, checked against other readers: Python's idea of
 /// a file URI and its MD5, and the PNG's chunks read here by hand.

@@ -2,6 +2,7 @@ import CFFmpeg
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// Decides where a source's bytes come from: memory, the disk cache, or the network
 /// (copied into the caches on the way).
@@ -9,14 +10,21 @@ import Glibc
 /// Local files are opened as they are. Web media is looked up in the memory cache first
 /// (images and GIFs shown before in this process), then on disk (a complete earlier
 /// download, which plays with the network gone), and only then fetched.
-enum SourceRoute {
+package enum SourceRoute {
     /// What the demuxer opens: a URL for FFmpeg, and the custom I/O to read it through.
-    struct Opened {
-        var url: String
-        var io: CustomIO?
+    package struct Opened {
+        package var url: String
+        package var io: CustomIO?
+
+        /// `url` read by FFmpeg itself, or through `io`.
+        package init(url: String, io: CustomIO?) {
+            self.url = url
+            self.io = io
+        }
     }
 
-    static func open(url: String, options: SourceOptions, interrupt: AVIOInterruptCB) throws(AVError) -> Opened {
+    /// Where `url`'s bytes come from: memory, a checked copy on disk, or the network through `CachingIO`.
+    package static func open(url: String, options: SourceOptions, interrupt: AVIOInterruptCB) throws(AVError) -> Opened {
         guard SourceOptions.isNetwork(url) else { return Opened(url: url, io: nil) }
         if let memory = options.memoryCache, let data = memory.data(for: url), let io = MemoryIO(data: data) {
             return Opened(url: url, io: io)

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Synchronization
 
 /// The disk cache of web media: `ROOT/{image,video,audio}/<sha256(url)>.<ext>`, with
@@ -182,7 +183,7 @@ public final class MediaCache: Sendable {
 
     /// Deletes the least recently used previews until `previews/` holds at most `limit`
     /// bytes. Checked on every 32nd call only: listing the directory costs more than a save.
-    func evictPreviews(to limit: Int64) {
+    package func evictPreviews(to limit: Int64) {
         guard previewSaves.wrappingAdd(1, ordering: .relaxed).newValue % 32 == 1 else { return }
         lock.withLock { _ in
             var files = entries(in: [.previews])

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// Downloaded images and GIFs kept in memory: the desktop form of MediaView's NSCache.
 ///

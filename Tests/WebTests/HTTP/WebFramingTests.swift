@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import CFFmpeg
-import TestSupport
+import Foundation
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// Web answers that cannot seek or do not say their length: chunked, HTTP/1.0 ended by the
 /// close, no Range support, and a chunked answer cut off. Each plays what it has; only a

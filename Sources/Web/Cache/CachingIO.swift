@@ -2,6 +2,7 @@ import CFFmpeg
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// Web media read over `HTTPFetch` and kept, byte for byte, in a file as it arrives: one
 /// download serves both the player and the cache.
@@ -16,13 +17,22 @@ import Glibc
 /// Content-Length, or a chunked answer's last chunk. An answer that ends at the close
 /// without a length plays, but is not cached; one cut short fails with a one-line reason,
 /// and its copy is deleted.
-final class CachingIO: CustomIO, @unchecked Sendable {
+package final class CachingIO: CustomIO, @unchecked Sendable {
     /// Where the bytes go besides the reader.
-    struct Sinks: Sendable {
-        var cache: MediaCache?
-        var directory: MediaCache.Directory = .video
-        var memory: MemoryCache?
-        var onCached: (@Sendable (String) -> Void)?
+    package struct Sinks: Sendable {
+        package var cache: MediaCache?
+        package var directory: MediaCache.Directory = .video
+        package var memory: MemoryCache?
+        package var onCached: (@Sendable (String) -> Void)?
+
+        /// The caches a download is copied into; none for a read that keeps nothing.
+        package init(cache: MediaCache?, directory: MediaCache.Directory = .video, memory: MemoryCache? = nil,
+                     onCached: (@Sendable (String) -> Void)? = nil) {
+            self.cache = cache
+            self.directory = directory
+            self.memory = memory
+            self.onCached = onCached
+        }
     }
 
     let url: String
@@ -38,11 +48,11 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     private var sizeProven = false
     private var position: Int64 = 0
     /// Total size; -1 while unknown.
-    private(set) var size: Int64 = -1
+    package private(set) var size: Int64 = -1
     private var ranges = ByteRanges()
     private var file: TransferFile?
     /// The final cache path, once the whole file was stored.
-    private(set) var cachedPath: String?
+    package private(set) var cachedPath: String?
     private var finished = false
 
     /// Forward jumps up to this far read on rather than open a new connection.
@@ -58,7 +68,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     }
 
     /// Connects (following at most 8 redirects) and checks the answer is media.
-    static func open(url: String, options: SourceOptions, sinks: Sinks,
+    package static func open(url: String, options: SourceOptions, sinks: Sinks,
                      interrupt: AVIOInterruptCB) throws(AVError) -> CachingIO {
         guard let io = CachingIO(url: url, options: options, sinks: sinks, interrupt: interrupt) else {
             throw AVError(message: "out of memory")
@@ -89,7 +99,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
         seekable = o.seekable && o.total != nil
     }
 
-    override func read(into buffer: UnsafeMutablePointer<UInt8>, size want: Int) -> Int32 {
+    override package func read(into buffer: UnsafeMutablePointer<UInt8>, size want: Int) -> Int32 {
         if let f = failure { return f.code < 0 ? f.code : cff_averror(EIO) }
         if size >= 0 && position >= size {
             finishIfComplete()
@@ -171,7 +181,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
         return code
     }
 
-    override func seek(to offset: Int64, whence: Int32) -> Int64 {
+    override package func seek(to offset: Int64, whence: Int32) -> Int64 {
         if whence & Int32(AVSEEK_SIZE) != 0 { return size >= 0 ? size : Int64(cff_averror(ENOSYS)) }
         guard let t = CustomIO.target(offset: offset, whence: whence, current: position, size: size), t >= 0 else {
             return Int64(cff_averror(EINVAL))
@@ -182,7 +192,7 @@ final class CachingIO: CustomIO, @unchecked Sendable {
     }
 
     /// Stops the download. An incomplete copy is deleted: only whole files enter the cache.
-    override func close() {
+    override package func close() {
         connection?.close()
         connection = nil
         file?.discard()

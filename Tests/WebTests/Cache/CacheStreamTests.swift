@@ -1,8 +1,10 @@
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import Synchronization
+import TestSupport
+import Testing
+@testable import Web
 
 /// Web media through the Player against the real test server: the four kinds play,
 /// streaming fills the cache with no second download, the memory cache answers without a

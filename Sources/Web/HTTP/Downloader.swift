@@ -2,6 +2,7 @@ import CFFmpeg
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// Downloads a whole web source into the disk cache on a thread of its own: preloading
 /// (`preloadVideo()`, `--preload`), so an item plays from disk when its turn comes.
@@ -59,7 +60,7 @@ public final class Downloader: Sendable {
         do {
             io = try CachingIO.open(url: url, options: options, sinks: sinks, interrupt: cb)
         } catch {
-            return .failure(AVError(code: error.code, message: "\(Demuxer.displayName(url)): \(error.message)"))
+            return .failure(AVError(code: error.code, message: "\(SourceOptions.displayName(url)): \(error.message)"))
         }
         defer { io.close() }
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 * 1024)
@@ -72,7 +73,7 @@ public final class Downloader: Sendable {
             if n > 0 { continue }
             if n == cff_averror_eof, let path = io.cachedPath { return .success(path) }
             let why = io.failure?.message ?? (n == cff_averror_eof ? "the download could not be stored" : AVError.describe(n))
-            return .failure(AVError(code: n, message: "\(Demuxer.displayName(url)): download failed: \(why)"))
+            return .failure(AVError(code: n, message: "\(SourceOptions.displayName(url)): download failed: \(why)"))
         }
     }
 }

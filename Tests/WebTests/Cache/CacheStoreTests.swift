@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// The disk and memory caches on their own: names, modes, atomic commits, eviction.
 @Suite struct CacheStoreTests {

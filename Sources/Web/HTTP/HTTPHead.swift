@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// A response's status line and the headers media downloads care about.
 struct HTTPHead {

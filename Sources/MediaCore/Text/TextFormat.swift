@@ -49,3 +49,10 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs: a header field's value, as HTTP and EXIF pad it.
+    package var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// One-line reasons for web failures, in a user's words rather than FFmpeg's.
 ///
@@ -6,26 +7,6 @@ import CFFmpeg
 /// a failed certificate check and a connection closed early alike), so the reason is
 /// worked out from the code plus what is known about the transfer.
 enum NetworkErrors {
-    /// FFERRTAG(0xF8, a, b, c): how FFmpeg spells HTTP statuses as error codes.
-    private static func tag(_ a: Character, _ b: Character, _ c: Character) -> Int32 {
-        let v = UInt32(0xF8) | UInt32(a.asciiValue!) << 8 | UInt32(b.asciiValue!) << 16 | UInt32(c.asciiValue!) << 24
-        return -Int32(bitPattern: v)
-    }
-
-    static let httpCodes: [(Int32, String)] = [
-        (tag("4", "0", "0"), "HTTP 400 Bad Request"),
-        (tag("4", "0", "1"), "HTTP 401 Unauthorized"),
-        (tag("4", "0", "3"), "HTTP 403 Forbidden"),
-        (tag("4", "0", "4"), "HTTP 404 Not Found"),
-        (tag("4", "X", "X"), "HTTP client error (4xx)"),
-        (tag("5", "X", "X"), "HTTP server error (5xx)"),
-    ]
-
-    /// The text for an HTTP status code FFmpeg returned, if `code` is one.
-    static func httpText(_ code: Int32) -> String? {
-        httpCodes.first { $0.0 == code }?.1
-    }
-
     /// A status that is not media, in words: "HTTP 404 Not Found", "HTTP 503 server error".
     static func statusText(_ status: Int) -> String {
         let names = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
@@ -40,7 +21,7 @@ enum NetworkErrors {
 
     /// Why opening `url` failed.
     static func openFailure(_ code: Int32, url: String, options: SourceOptions, elapsed: Double) -> String {
-        if let h = httpText(code) { return h }
+        if let h = AVError.httpText(code) { return h }
         if code == cff_averror_exit || code == cff_averror(ETIMEDOUT) {
             return "no answer from the server (timed out after \(seconds(options.effectiveTimeout)))"
         }

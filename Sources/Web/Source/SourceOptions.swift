@@ -37,7 +37,7 @@ public struct SourceOptions: Sendable {
     public var effectiveTimeout: Double { SourceOptions.clampedTimeout(networkTimeout) }
 
     /// Any number of seconds within [0.1 s, a day], NaN as the default 15 s.
-    static func clampedTimeout(_ seconds: Double) -> Double {
+    package static func clampedTimeout(_ seconds: Double) -> Double {
         guard !seconds.isNaN else { return 15 }
         return min(max(seconds, 0.1), longestTimeout)
     }
@@ -55,7 +55,7 @@ public struct SourceOptions: Sendable {
     ///
     /// The protocol whitelist is what keeps a remote playlist from reaching local files:
     /// web media may only use web protocols, local media only `file`.
-    func formatOptions(for url: String) -> [(String, String)] {
+    package func formatOptions(for url: String) -> [(String, String)] {
         var o: [(String, String)] = []
         if SourceOptions.isNetwork(url) {
             o.append(("protocol_whitelist", "http,https,tcp,tls,crypto"))

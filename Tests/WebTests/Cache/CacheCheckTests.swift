@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// Cache entries are checked against the length and checksum recorded when they were
 /// stored: a damaged copy is fetched again, or refused offline, never played as if whole.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Where a web address's request goes: the socket FFmpeg opens, the request line's path,
 /// the Host header and Basic credentials from `user:password@`.

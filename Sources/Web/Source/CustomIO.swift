@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// A read-only `AVIOContext` whose reads and seeks are Swift methods: the base of
 /// `MemoryIO` (bytes in memory) and `CachingIO` (the network, copied to the cache).
@@ -7,15 +8,15 @@ import CFFmpeg
 /// context and frees it (and its buffer, which FFmpeg may have replaced) in `close()`, so
 /// the pointer never outlives the object. A format context opened over it must be closed
 /// first (`AVFMT_FLAG_CUSTOM_IO` tells FFmpeg not to free it).
-class CustomIO: @unchecked Sendable {
+package class CustomIO: @unchecked Sendable {
     // @unchecked: used by one demux (or download) thread at a time; `close` comes after
     // the format context that reads through it has been closed.
-    private(set) var context: UnsafeMutablePointer<AVIOContext>?
+    package private(set) var context: UnsafeMutablePointer<AVIOContext>?
     /// Why the last read or the open failed, in words (FFmpeg only gets a number).
-    var failure: AVError?
+    package var failure: AVError?
 
     /// Allocates the context; nil when out of memory.
-    init?(bufferSize: Int32 = 64 * 1024) {
+    package init?(bufferSize: Int32 = 64 * 1024) {
         guard let buffer = av_malloc(Int(bufferSize))?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
         let ctx = avio_alloc_context(buffer, bufferSize, 0, opaque, { opaque, buf, size in
@@ -35,13 +36,13 @@ class CustomIO: @unchecked Sendable {
     deinit { freeContext() }
 
     /// Fills up to `size` bytes; returns the count, `AVERROR_EOF` at the end, or an error.
-    func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 { cff_averror_eof }
+    package func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 { cff_averror_eof }
 
     /// `lseek` semantics plus `AVSEEK_SIZE` (the total size, or an error if unknown).
-    func seek(to offset: Int64, whence: Int32) -> Int64 { Int64(cff_averror(ENOSYS)) }
+    package func seek(to offset: Int64, whence: Int32) -> Int64 { Int64(cff_averror(ENOSYS)) }
 
     /// Lets go of the context. Subclasses release their own resources and call this.
-    func close() { freeContext() }
+    package func close() { freeContext() }
 
     private func freeContext() {
         guard let ctx = context else { return }

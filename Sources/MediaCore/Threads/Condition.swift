@@ -6,13 +6,14 @@ import Glibc
 /// would pull the whole of Foundation (and ICU) into every process for two calls, so this
 /// wraps pthreads directly. Timed waits use the monotonic clock, so a wall-clock change
 /// cannot stretch them.
-final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
     // @unchecked: the pthread objects are the synchronisation; their addresses are stable
     // (heap-allocated once, freed in deinit), as pthreads requires.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    /// An unlocked mutex and its condition, on the monotonic clock.
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attr = pthread_condattr_t()
         pthread_condattr_init(&attr)
@@ -28,15 +29,17 @@ final class Condition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Takes the mutex.
+    package func lock() { pthread_mutex_lock(mutex) }
+    /// Lets go of the mutex.
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Waits for a signal; the lock must be held. Wakes may be spurious: loop on the state.
-    func wait() { pthread_cond_wait(cond, mutex) }
+    package func wait() { pthread_cond_wait(cond, mutex) }
 
     /// Waits at most `seconds`; false when the time ran out.
     @discardableResult
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         let whole = seconds.rounded(.down)
@@ -48,9 +51,11 @@ final class Condition: @unchecked Sendable {
         return pthread_cond_timedwait(cond, mutex, &ts) != ETIMEDOUT
     }
 
-    func broadcast() { pthread_cond_broadcast(cond) }
+    /// Wakes every waiter.
+    package func broadcast() { pthread_cond_broadcast(cond) }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` with the mutex held.
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock(); defer { unlock() }
         return try body()
     }

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Addresses as they may be shown: without passwords or access tokens.
 ///
 /// People paste signed links (`?token=`, `?sig=`, `access_token=`) and `user:password@`
@@ -59,4 +61,13 @@ extension SourceOptions {
 private extension Substring {
     /// `%5F` style escapes decoded where they are valid; enough to see a parameter's name.
     var removingPercentEncodingLossy: String { TextFormat.percentDecoded(String(self)) }
+}
+
+extension SourceOptions {
+    /// The last path component of a path, or the whole (redacted) URL, for messages.
+    package static func displayName(_ url: String) -> String {
+        let trimmed = url.split(separator: "?").first.map(String.init) ?? url
+        if SourceOptions.isNetwork(trimmed) { return SourceOptions.redacted(url) }
+        return trimmed.split(separator: "/").last.map(String.init) ?? url
+    }
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// One GET over FFmpeg's `tcp` or `tls` protocol, with the HTTP/1.1 framing read by us.
 ///
@@ -181,11 +182,5 @@ final class HTTPConnection {
         if n > 0 { return .data(Int(n)) }
         if n == 0 || n == cff_averror_eof { return .end(proven: false) }
         return .failed(n)
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

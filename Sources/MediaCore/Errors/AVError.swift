@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// The one error type of the Playback library: an FFmpeg (or PulseAudio) status code and a
+/// The one error type of the media libraries (Playback, Web, MediaCore): an FFmpeg (or PulseAudio) status code and a
 /// message a user can read.
 ///
 /// Expected states of the hot loop (EAGAIN, EOF) never become an `AVError`; they are the
@@ -25,8 +25,8 @@ public struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { message }
 
     /// FFmpeg's text for an error code, with friendlier words for the ones users meet.
-    static func describe(_ code: Int32) -> String {
-        if let http = NetworkErrors.httpText(code) { return http }  // "HTTP 404 Not Found", as a browser says it
+    public static func describe(_ code: Int32) -> String {
+        if let http = httpText(code) { return http }  // "HTTP 404 Not Found", as a browser says it
         switch code {
         case cff_averror_invaliddata: return "not a media file, or damaged"
         case cff_averror(ENOENT): return "no such file"
@@ -45,7 +45,7 @@ public struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Throws an `AVError` for a negative FFmpeg status, passes anything else through.
 @discardableResult
 @inline(__always)
-func check(_ status: Int32, _ context: @autoclosure () -> String) throws(AVError) -> Int32 {
+package func check(_ status: Int32, _ context: @autoclosure () -> String) throws(AVError) -> Int32 {
     if status < 0 { throw AVError(code: status, context()) }
     return status
 }

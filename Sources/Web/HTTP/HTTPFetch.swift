@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Opens a web address for reading from a byte offset: redirects followed (at most 8, and
 /// only to web addresses), and every answer that is not media turned into one line a user
