@@ -4,7 +4,7 @@ import PackageDescription
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
 /// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus;
-/// Playback -> Web -> MediaCore; all of them -> C modules.
+/// Playback -> Web -> MediaCore, Playback -> Subtitles; all of them -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
@@ -47,12 +47,14 @@ let package = Package(
         // Where a source's bytes come from: memory, the disk cache, or the HTTP client
         // (copied into the caches on the way); and the options a source is opened with.
         .target(name: "Web", dependencies: ["MediaCore", "CFFmpeg"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+        // Subtitle events bounded and drawn with libass; what decodes them (FFmpeg) stays in Playback.
+        .target(name: "Subtitles", dependencies: ["CASS"]),
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
-        .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Windowing"]),
+        .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "Windowing"]),
         // MediaView's spellings that need Foundation (CGFloat, Notification), kept out of
         // Viewer so the program stays free of Foundation.
         .target(name: "ViewerUIKitCompat", dependencies: ["Viewer"]),
@@ -71,8 +73,10 @@ let package = Package(
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
         .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "TestSupport"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "TestSupport"]),
         // The HTTP client and the caches, through a player against the test HTTP servers.
+        .testTarget(name: "SubtitlesTests", dependencies: ["Subtitles"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "MediaCore", "Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Playback", "MediaCore", "Web", "TestSupport"]),

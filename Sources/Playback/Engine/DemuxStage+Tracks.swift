@@ -1,4 +1,5 @@
 import CFFmpeg
+import Subtitles
 import Web
 
 /// Audio and subtitle tracks: listing them when the source opens, and decoding subtitle

@@ -1,4 +1,5 @@
 import MediaCore
+import Subtitles
 import Synchronization
 import Web
 

@@ -2,6 +2,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import MediaCore
+import Subtitles
 import Web
 
 /// A subtitle file (SubRip, ASS/SSA, WebVTT): found beside the media or named by the user,

@@ -1,12 +1,19 @@
 /// One subtitle event: when it shows and the ASS dialogue fields that say what it shows.
-struct SubtitleCue: Sendable, Hashable {
+package struct SubtitleCue: Sendable, Hashable {
     /// Seconds from the start of the media.
-    var start: Double
+    package var start: Double
     /// Seconds it stays.
-    var duration: Double
+    package var duration: Double
     /// `Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`: an ASS event without its
     /// ReadOrder, which the renderer numbers itself.
-    var fields: String
+    package var fields: String
+
+    /// An event shown from `start` for `duration` seconds.
+    package init(start: Double, duration: Double, fields: String) {
+        self.start = start
+        self.duration = duration
+        self.fields = fields
+    }
 }
 
 /// The subtitle events of every track, as the demux thread decoded them.
@@ -14,9 +21,9 @@ struct SubtitleCue: Sendable, Hashable {
 /// Embedded tracks grow while the file is read, and a seek reads some packets twice: an
 /// event already here is not added again, so it never shows doubled. Each track keeps at
 /// most `maxCues` events, so a script of millions of lines costs a bounded amount of memory.
-struct SubtitleCues {
+package struct SubtitleCues {
     /// At most this many events a track; the rest of a bigger script is dropped.
-    static let maxCues = 20_000
+    package static let maxCues = 20_000
 
     /// One track's header and events.
     struct Script {
@@ -35,22 +42,25 @@ struct SubtitleCues {
         }
     }
 
+    /// No tracks yet.
+    package init() {}
+
     /// By subtitle track id.
     private(set) var scripts: [Int: Script] = [:]
 
     /// Sets the header of track `id` (its styles and play resolution).
-    mutating func setHeader(_ header: String, for id: Int) {
+    package mutating func setHeader(_ header: String, for id: Int) {
         scripts[id, default: Script()].header = header
     }
 
     /// Adds an event to track `id` unless it is there already or the track is full.
-    mutating func add(_ cue: SubtitleCue, to id: Int) {
+    package mutating func add(_ cue: SubtitleCue, to id: Int) {
         // Changed in place: a copy taken out and put back would copy every event each time.
         scripts[id, default: Script()].add(cue)
     }
 
     /// Track `id`'s header and its events from `index` on.
-    func read(_ id: Int, from index: Int) -> (header: String, cues: ArraySlice<SubtitleCue>) {
+    package func read(_ id: Int, from index: Int) -> (header: String, cues: ArraySlice<SubtitleCue>) {
         guard let s = scripts[id] else { return ("", []) }
         return (s.header, s.cues[min(index, s.cues.count)...])
     }

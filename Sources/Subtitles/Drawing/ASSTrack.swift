@@ -1,7 +1,7 @@
 import CASS
 
 /// Owns an `ASS_Track`: one subtitle track's styles and events, as libass holds them.
-final class ASSTrack {
+package final class ASSTrack {
     let raw: UnsafeMutablePointer<ASS_Track>
     /// Keeps the library alive as long as the track that uses it.
     private let library: ASSLibrary
@@ -11,7 +11,7 @@ final class ASSTrack {
     private(set) var count = 0
 
     /// Nil when libass cannot make a track.
-    init?(library: ASSLibrary) {
+    package init?(library: ASSLibrary) {
         guard let t = ass_new_track(library.raw) else { return nil }
         raw = t
         self.library = library
@@ -24,7 +24,7 @@ final class ASSTrack {
 
     /// Reads the script header (styles, play resolution), then bounds every style's font
     /// size, so a hostile script's 100000-pixel font draws at a size a screen can hold.
-    func setHeader(_ header: String) {
+    package func setHeader(_ header: String) {
         hasHeader = true
         var bytes = Array((header.isEmpty ? ASSTrack.plainHeader : header).utf8)
         bytes.withUnsafeMutableBufferPointer { b in
@@ -40,7 +40,7 @@ final class ASSTrack {
             raw.pointee.PlayResY = 288
         }
         // Every style's sizes bounded as an event's override tags are.
-        let limits = SubtitleDecoder.tagLimits
+        let limits = SubtitleBounds.tagLimits
         for i in 0..<Int(max(0, raw.pointee.n_styles)) {
             let s = raw.pointee.styles + i
             s.pointee.FontSize = min(s.pointee.FontSize, limits["fs"]!)
@@ -80,7 +80,7 @@ final class ASSTrack {
 
     /// Adds one event, numbered with its place; one over the drawing budget is kept but
     /// never shown.
-    func add(_ cue: SubtitleCue) {
+    package func add(_ cue: SubtitleCue) {
         var bytes = Array("\(count),\(cue.fields)".utf8)
         count += 1
         let start = Int64((cue.start * 1000).rounded()), duration = Int64((cue.duration * 1000).rounded())
@@ -107,14 +107,14 @@ final class ASSTrack {
             pad = abs(s.Outline) + abs(s.Shadow) + s.Blur
         }
         guard let text = e.Text.map({ String(cString: $0) }) else { return 0 }
-        let tags = SubtitleDecoder.largestTags(text)
+        let tags = SubtitleBounds.largestTags(text)
         size = max(size, tags["fs"] ?? 0)
         scaleX = max(scaleX, (tags["fscx"] ?? 0) / 100)
         scaleY = max(scaleY, (tags["fscy"] ?? 0) / 100)
         pad = max(pad, (tags["bord"] ?? 0) + (tags["xbord"] ?? 0) + (tags["ybord"] ?? 0)
                   + (tags["shad"] ?? 0) + (tags["xshad"] ?? 0) + (tags["yshad"] ?? 0) + (tags["blur"] ?? 0) + (tags["be"] ?? 0))
         let glyph = (size * scaleX + 2 * pad) * (size * scaleY + 2 * pad)
-        return Double(SubtitleDecoder.glyphCount(text)) * glyph
+        return Double(SubtitleBounds.glyphCount(text)) * glyph
     }
 
     /// Hides, for one frame, the events due at `milliseconds` beyond the first `most`;

@@ -24,7 +24,8 @@ public struct SubtitleBitmap {
 /// Draws a player's chosen subtitle track with libass, for the thread that owns the player.
 ///
 /// It keeps a libass track for the chosen subtitle track and gives it each event the demux
-/// thread decoded since the last call; choosing another track starts a new one.
+/// thread decoded since the last call; choosing another track starts a new one. The
+/// player's side is `render(_:at:width:height:_:)`, in Playback.
 public final class SubtitleRenderer {
     private let library: ASSLibrary
     private let renderer: ASSRenderer
@@ -37,18 +38,20 @@ public final class SubtitleRenderer {
         renderer = r
     }
 
-    /// Hands `draw` the images of `player`'s chosen subtitle track due at `seconds`, for a
-    /// video shown `width` x `height` pixels large. Nothing when no track is chosen.
-    public func render(_ player: Player, at seconds: Double, width: Int, height: Int, _ draw: (SubtitleBitmap) -> Void) {
-        guard width > 0, height > 0, seconds.isFinite, let id = player.engine.tracks.subtitleID else { return }
+    /// Hands `draw` the images of subtitle track `id` due at `seconds`, for a video shown
+    /// `width` x `height` pixels large. `news` gives the track's header and its events from
+    /// the given index on: the ones decoded since the last call.
+    package func render(track id: Int, at seconds: Double, width: Int, height: Int,
+                        news: (Int) -> (header: String, cues: [SubtitleCue]), _ draw: (SubtitleBitmap) -> Void) {
+        guard width > 0, height > 0, seconds.isFinite else { return }
         if track?.id != id {
             guard let t = ASSTrack(library: library) else { return }
             track = (id, t)
         }
         guard let ass = track?.ass else { return }
-        let news = player.engine.subtitleCues(id, from: ass.count)
-        if !ass.hasHeader { ass.setHeader(news.header) }
-        for c in news.cues { ass.add(c) }
+        let new = news(ass.count)
+        if !ass.hasHeader { ass.setHeader(new.header) }
+        for c in new.cues { ass.add(c) }
         renderer.setSize(width: width, height: height)
         renderer.eachImage(renderer.render(ass, at: Int64((seconds * 1000).rounded()))) { p in
             if p.w > 0, p.h > 0, let bitmap = p.bitmap {

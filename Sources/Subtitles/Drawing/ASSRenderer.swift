@@ -3,14 +3,14 @@ import Glibc
 
 /// Owns an `ASS_Renderer`: turns the events of an `ASSTrack` due at a time into coverage
 /// masks for a frame of a given size.
-final class ASSRenderer {
+package final class ASSRenderer {
     let raw: OpaquePointer
     /// Keeps the library alive as long as the renderer that uses it.
     private let library: ASSLibrary
     private var size = (width: 0, height: 0)
 
     /// Nil when libass cannot make a renderer.
-    init?(library: ASSLibrary) {
+    package init?(library: ASSLibrary) {
         guard let r = ass_renderer_init(library.raw) else { return nil }
         raw = r
         self.library = library
@@ -25,7 +25,7 @@ final class ASSRenderer {
     deinit { ass_renderer_done(raw) }
 
     /// Sets the frame the subtitles are drawn for: the video's rectangle on screen.
-    func setSize(width: Int, height: Int) {
+    package func setSize(width: Int, height: Int) {
         guard size != (width, height) else { return }
         size = (width, height)
         ass_set_frame_size(raw, Int32(width), Int32(height))
@@ -45,7 +45,7 @@ final class ASSRenderer {
     private(set) var onScreen = ASSRenderer.mostOnScreen
 
     /// The images of `track` due at `milliseconds`, valid until the next call.
-    func render(_ track: ASSTrack, at milliseconds: Int64) -> UnsafeMutablePointer<ASS_Image>? {
+    package func render(_ track: ASSTrack, at milliseconds: Int64) -> UnsafeMutablePointer<ASS_Image>? {
         let hidden = track.hide(beyond: onScreen, at: milliseconds)
         defer { track.restore(hidden) }
         let began = Self.seconds()

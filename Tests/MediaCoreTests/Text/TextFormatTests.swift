@@ -1,5 +1,4 @@
 import MediaCore
-import Playback
 import Testing
 
 /// The numbers and text the viewer prints (benchmark line, times, input.conf lines).

@@ -1,11 +1,11 @@
 import CASS
 
 /// Owns an `ASS_Library`: libass's fonts and settings, shared by its renderer and tracks.
-final class ASSLibrary {
+package final class ASSLibrary {
     let raw: OpaquePointer
 
     /// Nil when libass cannot start (out of memory).
-    init?() {
+    package init?() {
         guard let l = ass_library_init() else { return nil }
         raw = l
         // The viewer says in one line of its own what is wrong with a subtitle file.
