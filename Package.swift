@@ -4,7 +4,7 @@ import PackageDescription
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
 /// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus;
-/// Playback -> Web -> MediaCore, Playback -> Subtitles; all of them -> C modules.
+/// Playback -> Web, ThumbnailCache -> MediaCore, Playback -> Subtitles; all of them -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
@@ -49,25 +49,28 @@ let package = Package(
         .target(name: "Web", dependencies: ["MediaCore", "CFFmpeg"]),
         // Subtitle events bounded and drawn with libass; what decodes them (FFmpeg) stays in Playback.
         .target(name: "Subtitles", dependencies: ["CASS"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+        // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
+        // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
+        .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
-        .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "Windowing"]),
+        .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "Windowing"]),
         // MediaView's spellings that need Foundation (CGFloat, Notification), kept out of
         // Viewer so the program stays free of Foundation.
         .target(name: "ViewerUIKitCompat", dependencies: ["Viewer"]),
         // A queue as an MPRIS2 player on the session bus, through the queue's public API.
         .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "MediaCore", "Web", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.
-        .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback", "MediaCore", "Web"]),
+        .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback", "MediaCore", "Web", "ThumbnailCache"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // Decodes stills for the viewer in a sandboxed process (no files, no network, seccomp).
         .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Web", "Windowing"]),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Web", "ThumbnailCache", "Windowing"]),
         // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
@@ -77,6 +80,8 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "TestSupport"]),
         // The HTTP client and the caches, through a player against the test HTTP servers.
         .testTarget(name: "SubtitlesTests", dependencies: ["Subtitles"]),
+        // The thumbnail cache's files, with pictures made and read through Playback.
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "Playback", "TestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "MediaCore", "Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Playback", "MediaCore", "Web", "TestSupport"]),

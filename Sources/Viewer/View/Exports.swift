@@ -9,4 +9,4 @@
 @_exported import struct Playback.MediaInfo
 @_exported import struct Playback.PlayerOptions
 @_exported import struct Web.SourceOptions
-@_exported import struct Playback.ThumbnailStore
+@_exported import struct ThumbnailCache.ThumbnailStore

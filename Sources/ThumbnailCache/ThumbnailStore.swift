@@ -1,6 +1,7 @@
 import CFFmpeg
 import Glibc
 import MediaCore
+import MediaCore
 
 /// The desktop's shared thumbnail cache (freedesktop.org's Thumbnail Managing Standard):
 /// thumbnails a file manager made are shown at once, and the ones made here serve the file
@@ -47,6 +48,12 @@ public struct ThumbnailStore: Sendable {
         /// Whether only this one file's slot is at fault (something else sits under its
         /// name), so other thumbnails may still be saved.
         public var onlyThisFile = false
+
+        /// A failure that is this line, with the system's error number.
+        package init(description: String, code: Int32) {
+            self.description = description
+            self.code = code
+        }
     }
 
     /// The file's URI as the standard spells it: `file://` and the absolute path, every
@@ -98,32 +105,14 @@ public struct ThumbnailStore: Sendable {
         directory + "/fail/" + application + "/" + Self.md5(uri) + ".png"
     }
 
-    /// The cached thumbnail of `uri`, if there is one made from this very file: its
-    /// `Thumb::URI` is `uri` and its `Thumb::MTime` is `mtime`. A stale, foreign or damaged
-    /// file counts as none, and so does one in a folder or file that is not ours alone (see
-    /// `trusted`): in a cache others can write, anyone could plant another picture.
-    public func cached(_ uri: String, mtime: Int, size: Size) -> StillDecoder.RGBA? {
+    /// The PNG file of the cached thumbnail of `uri`, if there is one made from this very
+    /// file: its `Thumb::URI` is `uri` and its `Thumb::MTime` is `mtime`. A stale, foreign
+    /// or damaged file counts as none, and so does one in a folder or file that is not ours
+    /// alone (see `distrust`): in a cache others can write, anyone could plant another picture.
+    public func cachedPNG(_ uri: String, mtime: Int, size: Size) -> [UInt8]? {
         guard let bytes = readTrusted([size.folder], Self.md5(uri) + ".png", limit: 8 << 20),
-              Self.matches(bytes, uri: uri, mtime: mtime),
-              let picture = Self.decodePNG(bytes, size: size.rawValue) else { return nil }
-        return picture
-    }
-
-    /// A PNG file's bytes decoded straight by FFmpeg's PNG decoder, fitted to `size` (a
-    /// thumbnail from another program may be larger than the standard says): no demuxer and
-    /// no probing, since a warm gallery's first screen is a few tens of these.
-    static func decodePNG(_ bytes: [UInt8], size: Int) -> StillDecoder.RGBA? {
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_PNG), let ctx = avcodec_alloc_context3(codec) else { return nil }
-        defer { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
-        ctx.pointee.thread_count = 1
-        let packet = Packet(), frame = Frame()
-        guard avcodec_open2(ctx, codec, nil) >= 0, bytes.count < Int32.max,
-              av_new_packet(packet.raw, Int32(bytes.count)) >= 0, let data = packet.raw.pointee.data else { return nil }
-        bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
-        guard avcodec_send_packet(ctx, packet.raw) >= 0, avcodec_receive_frame(ctx, frame.raw) >= 0 else { return nil }
-        let f = frame.raw.pointee
-        guard f.width > 0, f.height > 0, Int(f.width) * Int(f.height) <= 4096 * 4096 else { return nil }
-        return try? ThumbnailMaker.fit(frame, size: size)
+              Self.matches(bytes, uri: uri, mtime: mtime) else { return nil }
+        return bytes
     }
 
     /// Whether a failure recorded by this program for `uri` still holds (the file did not
@@ -141,23 +130,36 @@ public struct ThumbnailStore: Sendable {
         return u == uri && m == String(mtime)
     }
 
-    /// Saves `picture` as the thumbnail of `uri` at `size`.
-    public func save(_ picture: StillDecoder.RGBA, uri: String, mtime: Int, size: Size) throws(SaveError) {
-        let text = [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", application)]
-        guard let png = PNGEncoder.encodeRGBA(picture.pixels, width: picture.width, height: picture.height, text: text) else {
-            throw SaveError(description: "cannot encode the thumbnail of \(uri)", code: EINVAL)
+    /// Saves the PNG file `png` as the thumbnail of `uri` at `size`, with the `Thumb::URI`,
+    /// `Thumb::MTime` and `Software` chunks that say what it shows.
+    public func save(png: [UInt8], uri: String, mtime: Int, size: Size) throws(SaveError) {
+        guard let marked = PNGText.inserting(chunks(uri, mtime: mtime), into: png) else {
+            throw SaveError(description: "cannot mark the thumbnail of \(uri) with its file", code: EINVAL)
         }
-        try write(png, named: Self.md5(uri) + ".png", in: [size.folder])
+        try write(marked, named: Self.md5(uri) + ".png", in: [size.folder])
     }
 
-    /// Records that `uri` could not be thumbnailed: a 1x1 PNG with its URI and time.
+    /// Records that `uri` could not be thumbnailed: an empty 1x1 PNG with its URI and time.
     public func recordFailure(_ uri: String, mtime: Int) throws(SaveError) {
-        let text = [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", application)]
-        guard let png = PNGEncoder.encodeRGBA([0, 0, 0, 0], width: 1, height: 1, text: text) else {
+        guard let png = PNGText.inserting(chunks(uri, mtime: mtime), into: Self.emptyPNG) else {
             throw SaveError(description: "cannot encode the failure record of \(uri)", code: EINVAL)
         }
         try write(png, named: Self.md5(uri) + ".png", in: ["fail", application])
     }
+
+    /// The text chunks every file this store writes carries.
+    private func chunks(_ uri: String, mtime: Int) -> [(keyword: String, text: String)] {
+        [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", application)]
+    }
+
+    /// A 1x1 transparent RGBA PNG: what a failure record holds, since only its chunks count.
+    static let emptyPNG: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+        0x89, 0x00, 0x00, 0x00, 0x0B, 0x49, 0x44, 0x41, 0x54, 0x78, 0xDA, 0x63, 0x60, 0x00, 0x02, 0x00,
+        0x00, 0x05, 0x00, 0x01, 0xE9, 0xFA, 0xDC, 0xD8, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44,
+        0xAE, 0x42, 0x60, 0x82,
+    ]
 
     /// The folder the cache is in (`$XDG_CACHE_HOME`), made 0700 if a fresh account has none.
     private var parent: String {
