@@ -11,6 +11,7 @@ public struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
     /// One line: what failed and why.
     public let message: String
 
+    /// An error with this message, and FFmpeg's code when there is one.
     public init(code: Int32 = 0, message: String) {
         self.code = code
         self.message = message
@@ -22,6 +23,7 @@ public struct AVError: Error, CustomStringConvertible, Sendable, Equatable {
         self.message = "\(context): \(AVError.describe(code))"
     }
 
+    /// The message.
     public var description: String { message }
 
     /// FFmpeg's text for an error code, with friendlier words for the ones users meet.

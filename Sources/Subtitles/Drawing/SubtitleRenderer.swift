@@ -6,18 +6,23 @@ import CASS
 public struct SubtitleBitmap {
     /// The coverage bytes, `stride` bytes a row.
     public let mask: UnsafePointer<UInt8>
-    /// Size of the mask in pixels.
+    /// Width of the mask in pixels.
     public let width: Int
+    /// Height of the mask in pixels.
     public let height: Int
     /// Bytes from one row of the mask to the next.
     public let stride: Int
-    /// Where its top-left corner goes, relative to the video's rectangle.
+    /// Where its left edge goes, relative to the video's rectangle.
     public let x: Int
+    /// Where its top edge goes, relative to the video's rectangle.
     public let y: Int
-    /// The colour, and its opacity (255 solid).
+    /// Red, 0...255.
     public let red: UInt8
+    /// Green, 0...255.
     public let green: UInt8
+    /// Blue, 0...255.
     public let blue: UInt8
+    /// Opacity: 255 solid.
     public let alpha: UInt8
 }
 

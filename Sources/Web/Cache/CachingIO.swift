@@ -20,9 +20,13 @@ import MediaCore
 package final class CachingIO: CustomIO, @unchecked Sendable {
     /// Where the bytes go besides the reader.
     package struct Sinks: Sendable {
+        /// The disk cache the whole file is committed to.
         package var cache: MediaCache?
+        /// The cache directory it is filed under.
         package var directory: MediaCache.Directory = .video
+        /// The memory cache a small file is kept in.
         package var memory: MemoryCache?
+        /// Told the cache path once the whole file is stored.
         package var onCached: (@Sendable (String) -> Void)?
 
         /// The caches a download is copied into; none for a read that keeps nothing.

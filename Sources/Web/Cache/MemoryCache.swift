@@ -22,6 +22,7 @@ public final class MemoryCache: Sendable {
     /// The process-wide cache the viewer uses.
     public static let shared = MemoryCache()
 
+    /// An empty cache holding at most `budgetBytes`.
     public init(budgetBytes: Int = 64 << 20) {
         state = Locked(State(budget: max(0, budgetBytes)))
     }
@@ -57,6 +58,7 @@ public final class MemoryCache: Sendable {
         }
     }
 
+    /// Forgets the bytes of `url`.
     public func remove(_ url: String) {
         state.withLock { s in
             if let old = s.items.removeValue(forKey: url) { s.bytes -= old.count }
@@ -64,6 +66,7 @@ public final class MemoryCache: Sendable {
         }
     }
 
+    /// Forgets everything.
     public func removeAll() {
         state.withLock { s in
             s.items.removeAll()

@@ -11,6 +11,7 @@ import MediaCore
 package class CustomIO: @unchecked Sendable {
     // @unchecked: used by one demux (or download) thread at a time; `close` comes after
     // the format context that reads through it has been closed.
+    /// The context FFmpeg reads through; nil once closed.
     package private(set) var context: UnsafeMutablePointer<AVIOContext>?
     /// Why the last read or the open failed, in words (FFmpeg only gets a number).
     package var failure: AVError?

@@ -9,6 +9,7 @@ package final class MemoryIO: CustomIO, @unchecked Sendable {
     private let bytes: [UInt8]
     private var position = 0
 
+    /// Reads `data`; nil when out of memory.
     package init?(data: Data) {
         bytes = [UInt8](data)
         super.init(bufferSize: 32 * 1024)

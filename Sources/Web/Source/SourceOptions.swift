@@ -26,6 +26,7 @@ public struct SourceOptions: Sendable {
     /// Called on a background thread with the cache path once the whole source is stored.
     public var onCached: (@Sendable (String) -> Void)?
 
+    /// The defaults: a 15 s network timeout, 100 megapixels, `defaultCAFile`, no caches.
     public init() {}
 
     /// Longest network timeout honoured: a day. A longer wait is indistinguishable from

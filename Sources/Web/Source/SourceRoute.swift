@@ -13,7 +13,9 @@ import MediaCore
 package enum SourceRoute {
     /// What the demuxer opens: a URL for FFmpeg, and the custom I/O to read it through.
     package struct Opened {
+        /// What FFmpeg is asked to open.
         package var url: String
+        /// The I/O it is read through; nil for FFmpeg's own.
         package var io: CustomIO?
 
         /// `url` read by FFmpeg itself, or through `io`.
