@@ -3,7 +3,8 @@ import PackageDescription
 
 /// mediaview: an X11 media viewer and the Swift library it is built from.
 ///
-/// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus -> C modules.
+/// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus;
+/// Playback -> Web, ThumbnailCache -> MediaCore, Playback -> Subtitles; all of them -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
 let package = Package(
     name: "mediaview",
@@ -41,33 +42,49 @@ let package = Package(
         // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
         // fd passing: C because Landlock has no libc wrapper and SCM_RIGHTS needs CMSG macros.
         .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
-        .target(name: "Playback", dependencies: ["CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+        // What every media module shares: the error type, locks and threads, file names.
+        .target(name: "MediaCore", dependencies: ["CFFmpeg"]),
+        // Where a source's bytes come from: memory, the disk cache, or the HTTP client
+        // (copied into the caches on the way); and the options a source is opened with.
+        .target(name: "Web", dependencies: ["MediaCore", "CFFmpeg"]),
+        // Subtitle events bounded and drawn with libass; what decodes them (FFmpeg) stays in Playback.
+        .target(name: "Subtitles", dependencies: ["CASS"]),
+        // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
+        // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
+        .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
-        .target(name: "Viewer", dependencies: ["Playback", "Windowing"]),
+        .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "Windowing"]),
         // MediaView's spellings that need Foundation (CGFloat, Notification), kept out of
         // Viewer so the program stays free of Foundation.
         .target(name: "ViewerUIKitCompat", dependencies: ["Viewer"]),
         // A queue as an MPRIS2 player on the session bus, through the queue's public API.
-        .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "SessionBus"]),
+        .target(name: "MPRIS", dependencies: ["Viewer", "Playback", "MediaCore", "Web", "SessionBus"]),
         // The program's policy: options, the event log, signals, the exit status.
-        .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback"]),
+        .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback", "MediaCore", "Web", "ThumbnailCache"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // Decodes stills for the viewer in a sandboxed process (no files, no network, seccomp).
         .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Windowing"]),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Web", "ThumbnailCache", "Windowing"]),
         // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
         .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "TestSupport"]),
+        // The HTTP client and the caches, through a player against the test HTTP servers.
+        .testTarget(name: "SubtitlesTests", dependencies: ["Subtitles"]),
+        // The thumbnail cache's files, with pictures made and read through Playback.
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "Playback", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "MediaCore", "Playback", "TestSupport"]),
         .testTarget(name: "WindowingTests", dependencies: ["Windowing", "CX11", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Playback", "MediaCore", "Web", "TestSupport"]),
         .testTarget(name: "ViewerProgramTests", dependencies: ["ViewerProgram", "TestSupport"]),
         .testTarget(name: "MediaviewTests", dependencies: ["mediaview", "TestSupport"]),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import ThumbnailCache
 import Viewer
 import ViewerProgram
 import Windowing

@@ -2,6 +2,7 @@ import Foundation
 import Playback
 import Viewer
 import ViewerProgram
+import Web
 import Windowing
 
 /// The targets chosen by remainder: the command line, input.conf, commands, key names,

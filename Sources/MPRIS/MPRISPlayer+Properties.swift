@@ -1,7 +1,9 @@
 import Glibc
+import MediaCore
 import Playback
 import SessionBus
 import Viewer
+import Web
 
 /// The MPRIS properties: read from the queue and its presented view, set through
 /// `org.freedesktop.DBus.Properties`, and signalled when they change.

@@ -1,4 +1,5 @@
 import CPulse
+import MediaCore
 import Synchronization
 
 /// One PulseAudio playback stream through the asynchronous API on a threaded main loop.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Changes the sound's tempo without changing its pitch: libavfilter's `atempo`, chained
 /// as often as the speed needs, on interleaved float samples.

@@ -1,3 +1,4 @@
+import MediaCore
 import Synchronization
 
 /// The audio decode stage: takes the demux stage's sound packets on its own thread

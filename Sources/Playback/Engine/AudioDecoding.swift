@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// The audio decode thread's own state and work: frames out of the decoder, resampled to
 /// the output's format, cut at an exact seek's target, stretched to the speed and written

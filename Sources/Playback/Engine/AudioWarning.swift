@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Prints a sound warning once per process, however many items play.
 enum AudioWarning {
     private static let said = Locked(false)

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// A blocking FIFO with a capacity, joining two pipeline stages (demux -> decode -> output).
 ///

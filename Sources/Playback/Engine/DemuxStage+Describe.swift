@@ -1,5 +1,7 @@
 import CFFmpeg
 import Glibc
+import MediaCore
+import Web
 
 /// Working out what a source is before decoding any of it.
 extension DemuxStage {
@@ -19,7 +21,7 @@ extension DemuxStage {
         let video = v >= 0 ? Int(v) : nil
         let audio = a >= 0 ? Int(a) : nil
         guard video != nil || audio != nil else {
-            throw AVError(message: "\(Demuxer.displayName(url)): no picture or sound in it")
+            throw AVError(message: "\(SourceOptions.displayName(url)): no picture or sound in it")
         }
         var info = MediaInfo(kind: .video, duration: d.duration, width: 0, height: 0, hasAudio: audio != nil,
                              hasCoverArt: false, formatName: d.formatName, videoCodec: nil, audioCodec: nil,
@@ -52,7 +54,7 @@ extension DemuxStage {
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
         if w * h > options.source.maxPixels {
-            throw AVError(message: "\(Demuxer.displayName(url)): picture is \(w)x\(h), over the limit of "
+            throw AVError(message: "\(SourceOptions.displayName(url)): picture is \(w)x\(h), over the limit of "
                           + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
         }
         info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
@@ -69,7 +71,7 @@ extension DemuxStage {
 
     /// Why a picture stream has no size, in the user's terms.
     func noSizeError(codec: AVCodecID) -> AVError {
-        let name = Demuxer.displayName(url)
+        let name = SourceOptions.displayName(url)
         // FFmpeg before 7.1 parses animated WebP but cannot decode it: say so, rather than
         // blame the file.
         if codec == AV_CODEC_ID_WEBP {

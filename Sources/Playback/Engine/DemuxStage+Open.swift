@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import Web
 
 /// Opening the source on the demux thread: pictures with a decoder of their own, web
 /// pictures fetched whole, then FFmpeg's demuxer and the decoders for the stages.
@@ -18,7 +19,7 @@ extension DemuxStage {
     /// The thread body: opens the source, hands what it holds to `start` (which starts the
     /// decode stages), announces it, then reads packets until closed.
     func run(start: (Opened) -> Void) {
-        let colour = PictureColour(displayProfile: options.displayProfile, name: Demuxer.displayName(url))
+        let colour = PictureColour(displayProfile: options.displayProfile, name: SourceOptions.displayName(url))
         var memory: MemoryIO?
         do {
             if let picture = try sandboxedStill() {

@@ -1,6 +1,8 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import MediaCore
+import Web
 
 /// Pictures decoded outside FFmpeg (`PictureSource`), and web pictures fetched whole into
 /// memory.
@@ -21,7 +23,7 @@ extension DemuxStage {
     /// No disk cache is needed, so `--no-cache` plays an animated WebP too.
     func webPicture(colour: PictureColour) throws(AVError) -> WebPicture {
         guard SourceOptions.isNetwork(url), PictureFormat.fetchesWhole(url) else { return .none }
-        let name = Demuxer.displayName(url)
+        let name = SourceOptions.displayName(url)
         let bytes = try fetchWhole()
         if let picture = try PictureSources.open(bytes, name: name, options: options, colour: colour) {
             return .picture(picture)
@@ -32,7 +34,7 @@ extension DemuxStage {
 
     /// The whole source at `url`, within `PictureFormat.largestFile`; close() cancels it.
     private func fetchWhole() throws(AVError) -> [UInt8] {
-        let name = Demuxer.displayName(url)
+        let name = SourceOptions.displayName(url)
         let o = options.source
         if let data = o.memoryCache?.data(for: url) { return [UInt8](data) }
         if let path = o.cache?.check(url).path, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) {
@@ -92,7 +94,7 @@ extension DemuxStage {
             return
         }
         guard first != nil else {
-            fail(AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded"))
+            fail(AVError(message: "\(SourceOptions.displayName(url)): no picture could be decoded"))
             return
         }
         state.withLock {

@@ -1,5 +1,7 @@
 import CFFmpeg
 import Glibc
+import MediaCore
+import Web
 
 /// Reading packets into the decode stages' queues, honouring seeks and idling at the end.
 extension DemuxStage {
@@ -83,7 +85,7 @@ extension DemuxStage {
         if isNetwork {
             // A broken download is a failure of the item, not a short file.
             let why = d.ioFailure?.message ?? AVError.describe(e.code)  // CachingIO's words say what the network did
-            state.withLock { $0.readError = AVError(code: e.code, message: "\(Demuxer.displayName(url)): download failed: \(why)") }
+            state.withLock { $0.readError = AVError(code: e.code, message: "\(SourceOptions.displayName(url)): download failed: \(why)") }
         } else if !anyPacket {
             state.withLock { $0.readError = e }
         }

@@ -1,4 +1,6 @@
 import Glibc
+import MediaCore
+import Web
 
 /// Local JPEG and PNG stills decoded in a sandboxed worker rather than on the demux thread.
 extension DemuxStage {
@@ -7,7 +9,7 @@ extension DemuxStage {
     func sandboxedStill() throws(AVError) -> PictureSource? {
         guard options.sandbox != .off, url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
-        let name = Demuxer.displayName(path)
+        let name = SourceOptions.displayName(path)
         guard let bytes = try StillFile.read(path, name: name) else { return nil }
         switch try DecodeWorkers.shared.still(bytes, name: name, options: options) {
         case .picture(let p): return p

@@ -1,4 +1,6 @@
 import CFFmpeg
+import Subtitles
+import Web
 
 /// Audio and subtitle tracks: listing them when the source opens, and decoding subtitle
 /// packets as the demux thread meets them.
@@ -22,7 +24,7 @@ extension DemuxStage {
             if i == audio { selection.audioID = selection.audio.count }
         }
         for path in kind == .video ? subtitlePaths() : [] {
-            let name = Demuxer.displayName(path)
+            let name = SourceOptions.displayName(path)
             do {
                 let script = try SubtitleFile.load(path)
                 let id = selection.subtitles.count + 1

@@ -1,4 +1,7 @@
+import MediaCore
+import Subtitles
 import Synchronization
+import Web
 
 /// The first stage of a player: opens the source on its own thread (`mv-demux`), describes
 /// it, and reads packets into the two packet queues the decode stages take from. Text

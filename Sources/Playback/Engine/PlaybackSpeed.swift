@@ -1,3 +1,5 @@
+import MediaCore
+
 /// How fast media plays, as a factor of its own pace: from a quarter (0.25) to four times (4).
 ///
 /// The range is what stays useful to watch and to hear: below a quarter speech breaks

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Plays one source: opens it on threads of its own, hands the main loop each picture when
 /// it is due (`nextFrame()`) and plays the sound through PulseAudio.
 ///

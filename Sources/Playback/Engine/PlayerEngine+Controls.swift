@@ -1,3 +1,5 @@
+import MediaCore
+
 /// What the user does to a playing item: pause, seek, volume, speed, a smaller picture.
 /// Each becomes a command to the stages it concerns.
 extension PlayerEngine {

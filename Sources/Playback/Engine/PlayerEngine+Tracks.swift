@@ -1,3 +1,5 @@
+import Subtitles
+
 /// Switching audio and subtitle tracks from the main thread; the demux stage lists them
 /// and routes the chosen sound track's packets.
 extension PlayerEngine {

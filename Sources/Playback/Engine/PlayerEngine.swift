@@ -1,4 +1,6 @@
 import FoundationEssentials
+import MediaCore
+import Web
 
 /// The machinery behind `Player`, assembled from four stages in mpv's shape, each with its
 /// own type, thread and state:
@@ -42,7 +44,7 @@ final class PlayerEngine: @unchecked Sendable {
         self.wake = wake
         volume = options.volume
         isMuted = options.muted
-        video = VideoDecodeStage(name: Demuxer.displayName(url), displayProfile: options.displayProfile,
+        video = VideoDecodeStage(name: SourceOptions.displayName(url), displayProfile: options.displayProfile,
                                  serial: serial, wake: wake)
         let demux = DemuxStage(url: url, options: options, serial: serial, pictureFrames: video.frames, wake: wake)
         self.demux = demux

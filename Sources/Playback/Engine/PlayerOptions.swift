@@ -1,3 +1,6 @@
+import MediaCore
+import Web
+
 /// The tunables of one player.
 public struct PlayerOptions: Sendable {
     public var source = SourceOptions()

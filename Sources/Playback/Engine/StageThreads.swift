@@ -1,4 +1,5 @@
 import Dispatch
+import MediaCore
 
 /// The threads of one player's stages, so closing can wait for every one of them.
 ///

@@ -1,3 +1,4 @@
+import MediaCore
 import Synchronization
 
 /// The video decode stage: takes the demux stage's video packets on its own thread

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// The video decode thread's own state and work: frames out of the decoder, the frames
 /// before an exact seek's target skipped, cheaper decoding while behind, and the check that

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Handing frames out, one at a time while paused and stepping.
 extension VideoScheduler {
     /// Hands `f` to the main loop, remembering it as the frame on screen.

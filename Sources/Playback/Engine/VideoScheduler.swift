@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The last stage, on the main thread (mpv's video out): chooses which frame of the frame
 /// queue to show, and when, against the master clock, which the sound output sets while
 /// there is sound and the system clock carries on otherwise.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Owns an `AVCodecContext` opened for one stream.
 final class Decoder: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import CFFmpeg
-import Synchronization
+import MediaCore
+import Web
 
 /// Owns an `AVFormatContext`: opens a file or URL and reads its packets.
 ///
@@ -43,7 +44,7 @@ final class Demuxer: @unchecked Sendable {
             }
         } catch {
             avformat_free_context(c)
-            throw AVError(code: error.code, message: "cannot open \(Demuxer.displayName(url)): \(error.message)")
+            throw AVError(code: error.code, message: "cannot open \(SourceOptions.displayName(url)): \(error.message)")
         }
         io = route.io
         if let pb = route.io?.context {
@@ -60,8 +61,8 @@ final class Demuxer: @unchecked Sendable {
             // avformat_open_input frees the context on failure (but not a custom pb).
             let reason = route.io?.failure
             route.io?.close()
-            if let reason { throw AVError(code: status, message: "cannot open \(Demuxer.displayName(url)): \(reason.message)") }
-            throw AVError(code: status, "cannot open \(Demuxer.displayName(url))")
+            if let reason { throw AVError(code: status, message: "cannot open \(SourceOptions.displayName(url)): \(reason.message)") }
+            throw AVError(code: status, "cannot open \(SourceOptions.displayName(url))")
         }
         ctx = opened
         let info = avformat_find_stream_info(ctx, nil)
@@ -71,8 +72,8 @@ final class Demuxer: @unchecked Sendable {
             // Every stored property is set, so throwing runs deinit, which closes the
             // context and the I/O; closing them here too would free them twice.
             let reason = io?.failure
-            if let reason { throw AVError(code: reason.code, message: "cannot open \(Demuxer.displayName(url)): \(reason.message)") }
-            throw AVError(code: info, "cannot read \(Demuxer.displayName(url))")
+            if let reason { throw AVError(code: reason.code, message: "cannot open \(SourceOptions.displayName(url)): \(reason.message)") }
+            throw AVError(code: info, "cannot read \(SourceOptions.displayName(url))")
         }
     }
 
@@ -143,49 +144,5 @@ final class Demuxer: @unchecked Sendable {
         guard let pb = ctx.pointee.pb else { return nil }
         let size = avio_size(pb)
         return size > 0 ? (avio_tell(pb), size) : nil
-    }
-
-    /// The last path component of a path, or the whole (redacted) URL, for messages.
-    static func displayName(_ url: String) -> String {
-        let trimmed = url.split(separator: "?").first.map(String.init) ?? url
-        if SourceOptions.isNetwork(trimmed) { return SourceOptions.redacted(url) }
-        return trimmed.split(separator: "/").last.map(String.init) ?? url
-    }
-}
-
-/// The state read by FFmpeg's interrupt callback: cancelled, or a read past its deadline.
-final class Interrupt: Sendable {
-    // Atomics rather than a lock: single words read by FFmpeg's interrupt callback many
-    // times a second during every blocking read, from the thread blocked in it, while
-    // close() or a new seek writes them from another.
-    private let cancelled = Atomic<Bool>(false)
-    /// Monotonic nanoseconds after which a blocking call gives up; 0 while idle.
-    private let deadline = Atomic<UInt64>(0)
-    private let timeoutNanos: Atomic<UInt64>
-    /// The blocking call under way is no longer wanted; the next `arm` clears it.
-    private let abandoned = Atomic<Bool>(false)
-
-    init(timeout: Double) {
-        timeoutNanos = Atomic(UInt64(SourceOptions.clampedTimeout(timeout) * 1e9))
-    }
-
-    /// Bounds each later blocking call to `seconds` (a preview's seek, say, once opened).
-    func setTimeout(_ seconds: Double) {
-        timeoutNanos.store(UInt64(SourceOptions.clampedTimeout(seconds) * 1e9), ordering: .relaxed)
-    }
-
-    func arm() {
-        abandoned.store(false, ordering: .relaxed)
-        deadline.store(MonotonicClock.nanos() + timeoutNanos.load(ordering: .relaxed), ordering: .relaxed)
-    }
-    func disarm() { deadline.store(0, ordering: .relaxed) }
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
-    /// Ends the blocking call under way, if any, but not later ones.
-    func abandon() { abandoned.store(true, ordering: .relaxed) }
-
-    func shouldStop() -> Bool {
-        if cancelled.load(ordering: .relaxed) || abandoned.load(ordering: .relaxed) { return true }
-        let d = deadline.load(ordering: .relaxed)
-        return d != 0 && MonotonicClock.nanos() > d
     }
 }

@@ -1,5 +1,7 @@
 import CFFmpeg
 import FoundationEssentials
+import MediaCore
+import Web
 
 /// Runs bytes held in memory through the code every opened file and URL goes through —
 /// FFmpeg's demuxers over our AVIO, the decoders, the resampler, the scaler, libjpeg-turbo,

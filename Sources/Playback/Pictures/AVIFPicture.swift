@@ -1,5 +1,6 @@
 import CAVIF
 import CFFmpeg
+import MediaCore
 
 /// An AVIF still or animation decoded by libavif, with its own frame durations, its
 /// rotation and mirroring, and its colours (ICC or nclx) converted for the display.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CHEIF
+import MediaCore
 
 /// A HEIC (or other HEIF) photo decoded by libheif: its primary picture, turned and
 /// mirrored as the file says (libheif applies irot and imir), colours converted from its

@@ -1,6 +1,7 @@
 import CFFmpeg
 import CJPEG
 import Glibc
+import MediaCore
 
 /// Decodes a JPEG still with libjpeg-turbo, already scaled down in the DCT domain.
 ///

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CJXL
+import MediaCore
 
 /// An animated JPEG XL decoded by libjxl, one full canvas a frame with its own duration.
 ///

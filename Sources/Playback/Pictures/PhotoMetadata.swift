@@ -1,5 +1,6 @@
 import CExif
 import Glibc
+import MediaCore
 
 /// What a photo's EXIF says about it, read with libexif: when it was taken (to sort a
 /// folder by date taken) and the camera, lens and exposure (for the info panel).

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// What the decoder said about a picture-only stream (a still, an animation), per seek
 /// generation: whether any picture came out, and the first error it reported.

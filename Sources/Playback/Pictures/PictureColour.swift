@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Colour management for one player's pictures: from the colours a picture says it has (an
 /// embedded ICC profile, an nclx box, or none: sRGB) to the display's profile.

@@ -1,6 +1,7 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// A picture decoded by its own library rather than FFmpeg: AVIF (libavif), HEIC
 /// (libheif), animated JPEG XL (libjxl), SVG (librsvg) and animated WebP (libwebp).

@@ -1,6 +1,8 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import MediaCore
+import Web
 
 /// Opening a `PictureSource` from a file or from bytes.
 enum PictureSources {
@@ -24,7 +26,7 @@ enum PictureSources {
     static func open(file url: String, options: PlayerOptions, colour: PictureColour) throws(AVError) -> PictureSource? {
         guard url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
-        let name = Demuxer.displayName(path)
+        let name = SourceOptions.displayName(path)
         let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CRSVG
+import MediaCore
 
 /// An SVG drawn by librsvg and cairo at the size it is shown, not at a fixed bitmap size:
 /// the player's target size (the window, or a zoomed picture's size on screen) decides.

@@ -1,4 +1,6 @@
 import CFFmpeg
+import MediaCore
+import Web
 
 /// Decodes the first picture of a file into RGBA bytes, at once, on the calling thread.
 ///
@@ -15,17 +17,17 @@ public enum StillDecoder {
     public static func decodeRGBA(url: String, options: SourceOptions = SourceOptions()) throws(AVError) -> RGBA {
         let d = try Demuxer(url: url, options: options)
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard v >= 0 else { throw AVError(message: "\(Demuxer.displayName(url)): no picture in it") }
+        guard v >= 0 else { throw AVError(message: "\(SourceOptions.displayName(url)): no picture in it") }
         let st = d.stream(Int(v))
         let w = Int(st.pointee.codecpar.pointee.width), h = Int(st.pointee.codecpar.pointee.height)
         guard w > 0, h > 0, w * h <= options.maxPixels else {
-            throw AVError(message: "\(Demuxer.displayName(url)): picture size \(w)x\(h) refused")
+            throw AVError(message: "\(SourceOptions.displayName(url)): picture size \(w)x\(h) refused")
         }
         let dec = try Decoder(stream: st, threads: 1, maxPixels: options.maxPixels)
         let frame = Frame()
         switch firstPicture(of: d, stream: Int(v), decoder: dec, into: frame) {
         case .picture: return convert(frame)
-        case .none: throw AVError(message: "\(Demuxer.displayName(url)): no picture could be decoded")
+        case .none: throw AVError(message: "\(SourceOptions.displayName(url)): no picture could be decoded")
         case .failed(let e): throw e
         }
     }

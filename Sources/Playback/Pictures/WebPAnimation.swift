@@ -3,6 +3,7 @@ import CWebP
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 
 /// Decodes an animated WebP with libwebp's animation decoder, one full canvas per frame.
 ///

@@ -1,5 +1,6 @@
 import CSandbox
 import Glibc
+import MediaCore
 
 /// Stills decoded in a worker, and the tests' probes.
 extension DecodeWorkers {

@@ -1,5 +1,6 @@
 import CSandbox
 import Glibc
+import MediaCore
 
 /// The viewer's sandboxed decode workers: one started ahead and reused, replaced at once
 /// when one stops.

@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 
 /// A local file read whole when its first bytes say JPEG or PNG: the worker never opens files.
 enum StillFile {

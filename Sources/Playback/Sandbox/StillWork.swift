@@ -1,5 +1,7 @@
 import CFFmpeg
 import FoundationEssentials
+import MediaCore
+import Web
 
 /// The decode a worker does for one still: the whole file's bytes to a picture in the
 /// display's colours, as the player would have shown it decoded in-process.

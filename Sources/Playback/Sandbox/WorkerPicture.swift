@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import MediaCore
 
 /// A still decoded by a worker, played as any other `PictureSource`: one frame over the
 /// worker's sealed pixels, mapped (privately: nothing written here reaches the memfd).

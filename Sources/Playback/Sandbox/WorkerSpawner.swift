@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Starts decode workers from one thread that lives as long as the program.
 ///
 /// A worker asks to die with its parent (PR_SET_PDEATHSIG), and Linux takes "parent" to be

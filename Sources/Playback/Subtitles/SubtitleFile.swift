@@ -1,6 +1,9 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import MediaCore
+import Subtitles
+import Web
 
 /// A subtitle file (SubRip, ASS/SSA, WebVTT): found beside the media or named by the user,
 /// read whole through FFmpeg's demuxer and decoder for its format, which turn every format

@@ -1,3 +1,6 @@
+import MediaCore
+import Subtitles
+
 /// Subtitle bytes through everything a subtitle file goes through in the player: FFmpeg's
 /// demuxer and decoder, the bounds, and libass drawing a few of its moments. For the
 /// fuzzer, which must see it return and refuse in one line.
@@ -40,14 +43,14 @@ public enum SubtitleProbe {
     }
 
     /// An ASS event's fields with its font sizes bounded, as the player keeps them.
-    public static func boundedEvent(_ fields: String) -> String { SubtitleDecoder.bounded(fields) }
+    public static func boundedEvent(_ fields: String) -> String { SubtitleBounds.bounded(fields) }
 
     /// The largest font size or scale an event keeps.
-    public static var maxFontSize: Int { SubtitleDecoder.maxFontSize }
+    public static var maxFontSize: Int { SubtitleBounds.maxFontSize }
 
     /// The largest value each bounded override tag keeps, by tag name.
-    public static var tagLimits: [String: Double] { SubtitleDecoder.tagLimits }
+    public static var tagLimits: [String: Double] { SubtitleBounds.tagLimits }
 
     /// The largest step a relative font size (`\fs+N`) keeps.
-    public static var relativeFontStep: Double { SubtitleDecoder.relativeFontStep }
+    public static var relativeFontStep: Double { SubtitleBounds.relativeFontStep }
 }

@@ -1,6 +1,7 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import Web
 
 /// Track previews of one web video kept on disk, so a URL opened again shows its previews
 /// at once instead of reading its ranges from the server again.

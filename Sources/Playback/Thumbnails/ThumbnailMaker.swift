@@ -1,5 +1,7 @@
 import CFFmpeg
 import Glibc
+import MediaCore
+import Web
 
 /// Makes the small picture of a file that a gallery cell shows, on the calling thread.
 ///
@@ -35,7 +37,7 @@ public enum ThumbnailMaker {
         picture.source.maxPixels = maxPixels
         picture.targetSize = (size, size)
         if let source = try? PictureSources.open(file: "file:" + path, options: picture,
-                                                 colour: PictureColour(displayProfile: nil, name: Demuxer.displayName(path))),
+                                                 colour: PictureColour(displayProfile: nil, name: SourceOptions.displayName(path))),
            let first = try? source.next(), let p = try? fit(first.frame, size: size) {
             return (p, nil)
         }
@@ -96,7 +98,7 @@ public enum ThumbnailMaker {
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard v >= 0 else {
             if av_find_best_stream(d.ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0) >= 0 { throw .noPicture }
-            throw .broken("\(Demuxer.displayName(path)): no picture in it")
+            throw .broken("\(SourceOptions.displayName(path)): no picture in it")
         }
         let st = d.stream(Int(v))
         for i in 0..<Int(d.ctx.pointee.nb_streams) where i != Int(v) { d.stream(i).pointee.discard = AVDISCARD_ALL }
@@ -115,9 +117,9 @@ public enum ThumbnailMaker {
                 throw .broken(error.message)
             }
         case .none:
-            throw .broken("\(Demuxer.displayName(path)): no picture could be decoded")
+            throw .broken("\(SourceOptions.displayName(path)): no picture could be decoded")
         case .failed(let e):
-            throw .broken("\(Demuxer.displayName(path)): \(e.message)")
+            throw .broken("\(SourceOptions.displayName(path)): \(e.message)")
         }
     }
 

@@ -1,4 +1,6 @@
 import Glibc
+import MediaCore
+import ThumbnailCache
 
 /// Thumbnails made in the background for a gallery: the cells on screen first, and only
 /// what is still wanted.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Web
 
 extension TrackPreviewer {
     /// The preview thread's demuxer and keyframe-only decoder; used by that thread alone.

@@ -1,5 +1,7 @@
 import CFFmpeg
 import Glibc
+import MediaCore
+import Web
 
 /// Pictures of a video at the times a user hovers on its progress track.
 ///

@@ -1,7 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Playback
+import Web
 
 /// The viewer's caches, as MediaView's `CacheManager`: web images and GIFs in memory, and
 /// every kind of web media on disk under `$XDG_CACHE_HOME/mediaview` (or `directory`).

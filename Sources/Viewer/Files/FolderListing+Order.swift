@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import Playback
 
 /// The orders of a listing. Keys are worked out once per file, not once per comparison,

@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import Playback
 
 /// The media files of a folder, in the order a person browsing photos expects.

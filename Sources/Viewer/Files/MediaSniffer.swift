@@ -1,5 +1,6 @@
-import Playback
 import Glibc
+import MediaCore
+import Playback
 
 /// Tells whether a file in a folder is something the viewer can show.
 ///

@@ -1,3 +1,4 @@
+import MediaCore
 import Playback
 
 /// Paths and links out of text a user hands over by dropping or pasting: a `text/uri-list`

@@ -1,4 +1,5 @@
 import Playback
+import Web
 import Windowing
 
 extension RGBAImage {

@@ -1,4 +1,6 @@
+import MediaCore
 import Playback
+import ThumbnailCache
 import Windowing
 
 /// The queue as a grid of thumbnails, drawn into the queue's window instead of the item

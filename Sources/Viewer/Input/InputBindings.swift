@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Windowing
 
 /// The key binding table: canonical key name to player command, read from input.conf files.

@@ -1,4 +1,5 @@
 import Playback
+import Web
 import Windowing
 
 /// A picture of the video at the hovered time, above the track: its own low-priority

@@ -1,4 +1,5 @@
 import Playback
+import Web
 import Windowing
 
 /// What happened to a session during a call, for its view to tell the delegate.

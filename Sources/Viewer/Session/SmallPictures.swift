@@ -1,4 +1,5 @@
 import Playback
+import Web
 import Windowing
 
 /// The small players of a session: the thumbnail (a picture or GIF shown before playback and

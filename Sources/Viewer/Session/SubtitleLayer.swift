@@ -1,4 +1,5 @@
 import Playback
+import Subtitles
 import Windowing
 
 /// The subtitles over a session's video: libass's renderer, made when a video with a

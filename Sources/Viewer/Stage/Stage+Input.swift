@@ -1,3 +1,4 @@
+import MediaCore
 import Playback
 import Windowing
 

@@ -8,5 +8,5 @@
 @_exported import struct Windowing.InterfaceScale
 @_exported import struct Playback.MediaInfo
 @_exported import struct Playback.PlayerOptions
-@_exported import struct Playback.SourceOptions
-@_exported import struct Playback.ThumbnailStore
+@_exported import struct Web.SourceOptions
+@_exported import struct ThumbnailCache.ThumbnailStore

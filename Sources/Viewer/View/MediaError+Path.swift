@@ -1,4 +1,5 @@
 import Playback
+import Web
 
 extension MediaError {
     /// The message with the file named as the user typed it, folder and all, where the

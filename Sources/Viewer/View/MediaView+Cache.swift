@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Playback
+import Web
 
 /// Preloading and the `didDownload...` callbacks.
 extension MediaView {

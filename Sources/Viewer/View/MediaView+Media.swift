@@ -1,7 +1,9 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Playback
+import Web
 import Windowing
 
 /// Setting media with MediaView's `set...` calls, and opening it.

@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import Playback
 import Windowing
 

@@ -1,5 +1,7 @@
 import Glibc
+import MediaCore
 import Playback
+import Web
 import Windowing
 
 /// A view that shows one image, animated GIF, video or audio item: the desktop form of

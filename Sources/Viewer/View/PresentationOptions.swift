@@ -1,4 +1,5 @@
 import Playback
+import ThumbnailCache
 import Windowing
 
 /// How the presenting window is made and when the loop ends.

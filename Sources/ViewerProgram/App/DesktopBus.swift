@@ -1,6 +1,7 @@
 import Glibc
-import Playback
 import MPRIS
+import MediaCore
+import Playback
 import Viewer
 
 /// The program's side of MPRIS: which session bus to use, and what to say without one.

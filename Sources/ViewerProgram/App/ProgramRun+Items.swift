@@ -1,5 +1,6 @@
 import Playback
 import Viewer
+import Web
 
 /// How every item is made, from the command line, a drop, Ctrl+V or the control socket
 /// alike: a view configured from the options, with the recorders that log it and

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Playback
+import ThumbnailCache
 import Viewer
 
 /// One run of the program once it knows what to show: the queue it builds, the recorders

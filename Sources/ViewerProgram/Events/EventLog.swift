@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import Playback
 
 /// Writes what happened as JSON lines: `{"t":12.345678,"event":"presented","index":0,...}`.

@@ -1,6 +1,8 @@
 import Glibc
+import MediaCore
 import Playback
 import Viewer
+import Web
 
 /// Where long video and audio were left, so they start there next time: one small file,
 /// `$XDG_STATE_HOME/mediaview/resume`.

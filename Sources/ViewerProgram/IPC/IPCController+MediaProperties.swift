@@ -1,6 +1,7 @@
 import Glibc
 import Playback
 import Viewer
+import Web
 
 /// The properties of the item on screen: where it is, how long, what it is made of.
 extension IPCController {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Viewer
+import Web
 
 /// The playlist as mpv's scripts see and edit it: every item in order, those seen before
 /// the one on screen first; `loadfile` with all its placements, `playlist-remove`,

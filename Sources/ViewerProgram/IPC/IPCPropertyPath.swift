@@ -1,3 +1,4 @@
+import MediaCore
 import Playback
 
 /// mpv's sub-properties and string forms of property values.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MediaCore
 import Playback
 import Viewer
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// The sound restarts at once after a flush (a seek), whatever the server's buffer held.
 @Suite(.serialized) struct AudioRestartTests {

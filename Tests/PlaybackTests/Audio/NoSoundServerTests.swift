@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Without a reachable PulseAudio, media with sound still plays, silently, on the system clock.
 @Suite(.serialized) struct NoSoundServerTests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// What is heard: tones recorded from the null sink's monitor, volume and mute, and
 /// pictures kept in step with the sound.

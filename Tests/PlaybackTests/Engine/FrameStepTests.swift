@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Stepping through a paused video frame by frame, for longer than the paused sound's
 /// queues hold, and back.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Animated GIFs show each frame for its own delay, with browsers' clamp for tiny delays.
 @Suite(.serialized) struct GifTimingTests {

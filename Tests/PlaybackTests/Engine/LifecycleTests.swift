@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Closing never hangs, whatever the player is doing, and players leave no threads behind.
 @Suite(.serialized) struct LifecycleTests {

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import Synchronization
+import TestSupport
+import Testing
 
 /// One picture the driver was handed, and when: what a window would have shown.
 struct ShownFrame {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// A player its owner drops stops like one that was closed: no thread, no sound left over.
 @Suite(.serialized) struct PlayerLifetimeTests {

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+@testable import MediaCore
 @testable import Playback
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Video frames come on their timestamps against the clock, or as fast as they decode.
 @Suite(.serialized) struct VideoTimingTests {

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// Missing, empty, corrupt and hostile files end in bounded time: a clean failure with a
 /// reason, or (for damaged media) whatever decodes, then the end.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Solid colours come out as that colour, whatever the pixel format, bit depth or size.
 @Suite(.serialized) struct ColourTests {

@@ -1,9 +1,11 @@
 import CFFmpeg
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import Synchronization
+import TestSupport
+import Testing
+@testable import Web
 
 /// JPEG stills through libjpeg-turbo: the size FFmpeg's `lowres` would give, the right
 /// colours for every sampling and colour space it takes, pictures from damaged files,

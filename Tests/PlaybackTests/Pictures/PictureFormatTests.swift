@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// AVIF, HEIC, animated JPEG XL and SVG go through decoders of their own (libavif, libheif,
 /// libjxl, librsvg): each must give the picture's colour, its frames with their own

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// Animated WebP is decoded by libwebp, which sets aside the whole canvas its header
 /// declares: the pixel budget is checked on the header before that, and a canvas over it

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
+@testable import MediaCore
 @testable import Playback
+import TestSupport
+import Testing
 
 /// The decode worker as a user's safety depends on it: confined (every forbidden thing
 /// fails inside it), recovering (a killed, aborted or hung worker fails one item and is

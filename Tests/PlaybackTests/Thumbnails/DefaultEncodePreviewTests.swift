@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// Previews of videos as people's encoders make them by default: long keyframe intervals and
 /// reordered (B-) frames, which hold a keyframe back inside the decoder.

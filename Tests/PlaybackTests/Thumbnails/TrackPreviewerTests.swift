@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 @testable import Playback
+import TestSupport
+import Testing
+@testable import Web
 
 /// Track previews: the picture at a hovered time, from keyframes, on a thread of its own.
 @Suite(.serialized) struct TrackPreviewerTests {

@@ -1,8 +1,9 @@
 import Foundation
-import TestSupport
+import MediaCore
 import Playback
-@testable import Windowing
+import TestSupport
 @testable import Viewer
+@testable import Windowing
 
 /// Runs a queue's main loop in steps from a test, in a small window, so a test can act
 /// between turns and look at what was drawn.

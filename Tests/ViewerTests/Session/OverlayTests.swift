@@ -1,7 +1,8 @@
 import Foundation
+import MediaCore
 import Playback
-import Testing
 import TestSupport
+import Testing
 @testable import Viewer
 @testable import Windowing
 

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-import TestSupport
 import Playback
-@testable import Windowing
+import TestSupport
+import Testing
 @testable import Viewer
+import Web
+@testable import Windowing
 
 /// Hovering a video's track shows a picture of the hovered time above the pointer.
 @Suite(.serialized)
