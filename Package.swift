@@ -77,7 +77,7 @@ let package = Package(
         // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
         .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "TestSupport"]),
         // The HTTP client and the caches, through a player against the test HTTP servers.
         .testTarget(name: "SubtitlesTests", dependencies: ["Subtitles"]),
         // The thumbnail cache's files, with pictures made and read through Playback.

@@ -1,4 +1,5 @@
 import Dispatch
+import MediaCore
 import Playback
 import Windowing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ThumbnailCache
 @testable import Playback
 
 /// A video's length travels with its thumbnail: read while the picture is made, kept in the
