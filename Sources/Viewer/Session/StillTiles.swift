@@ -1,0 +1,170 @@
+import Dispatch
+import Playback
+import Synchronization
+import Windowing
+
+/// The detail of a zoomed JPEG too large to hold whole, as tiles decoded for what is on
+/// screen and kept within a memory budget.
+///
+/// Such a photo is shown fitted from a reduced decode. Zoomed past that, the view keeps
+/// showing the reduced picture blown up, and asks for the tiles it covers at the scale they
+/// are shown; each row of missing tiles is one decode off the main thread (two at most, one
+/// a core), and a tile is drawn over the blown-up picture when it comes. Tiles not drawn
+/// for longest go first when the budget is full. A decode that fails leaves the blown-up
+/// picture, quietly: the picture on screen already showed what the file holds.
+@MainActor
+final class StillTiles {
+    /// One tile: `level` halvings of the stored size, column and row of `side`-pixel squares.
+    struct Key: Hashable {
+        var level: Int, column: Int, row: Int
+    }
+
+    /// Tiles are squares of this many decoded pixels: 1 MiB each.
+    nonisolated static let side = 512
+    /// Row decodes at once: one a core on the small machines this runs on.
+    nonisolated static let parallel = 2
+
+    private let path: String
+    /// The file, read once off the main thread; nil until then (or when it failed).
+    private var source: JPEGRegions?
+    private var failed = false
+    private var tiles: [Key: VideoFrame] = [:]
+    /// When each tile was last drawn, in draws: the oldest go first.
+    private var lastDrawn: [Key: Int] = [:]
+    private var draws = 0
+    /// Rows being decoded: level and row.
+    private var pending: Set<[Int]> = []
+    private var loading = false
+    /// Pixels of tiles held at most.
+    let budget: Int
+    private let inbox = TileInbox()
+    private let wake: @Sendable () -> Void
+    private let queue = DispatchQueue(label: "mediaview.still-tiles", attributes: .concurrent)
+
+    /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them.
+    init(path: String, budget: Int, wake: @escaping @Sendable () -> Void) {
+        self.path = path
+        // Never fewer than a large screen's worth, or the tiles on screen would push each other out.
+        self.budget = max(budget, StillTiles.side * StillTiles.side * 48)
+        self.wake = wake
+    }
+
+    /// Pixels held in tiles now.
+    var heldPixels: Int { tiles.values.reduce(0) { $0 + $1.width * $1.height } }
+
+    /// Takes the tiles decoded since the last call; true when any came (a redraw is due).
+    func takeArrivals() -> Bool {
+        let arrived = inbox.take()
+        for a in arrived {
+            switch a {
+            case .opened(let s): source = s; loading = false
+            case .failed: failed = true; loading = false
+            case .row(let level, let row, let frames):
+                pending.remove([level, row])
+                for (key, frame) in frames { tiles[key] = frame; lastDrawn[key] = draws }
+            case .rowFailed(let level, let row):
+                pending.remove([level, row])
+                failed = true
+            }
+        }
+        evict()
+        return !arrived.isEmpty
+    }
+
+    /// Draws the tiles there are over `picture` (where the whole photo lies on screen, in
+    /// `target`), and asks for the missing ones; nothing when the reduced picture of
+    /// `shownWidth` pixels across is already as sharp as this zoom can show.
+    func draw(into target: ImageTarget, picture: Rect, shownWidth: Int, scaler: Scaler) {
+        guard !failed else { return }
+        guard let source else { open(); return }
+        draws += 1
+        let level = Self.level(for: picture.width, of: source)
+        let (lw, lh) = source.size(level: level)
+        guard lw > shownWidth else { return }
+        let visible = picture.intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
+        guard !visible.isEmpty else { return }
+        let s = Double(picture.width) / Double(lw)
+        func cell(_ screen: Int, _ origin: Int, _ limit: Int) -> Int {
+            min(limit - 1, max(0, Int(Double(screen - origin) / s) / Self.side))
+        }
+        let c0 = cell(visible.x, picture.x, (lw + Self.side - 1) / Self.side)
+        let c1 = cell(visible.x + visible.width - 1, picture.x, (lw + Self.side - 1) / Self.side)
+        let r0 = cell(visible.y, picture.y, (lh + Self.side - 1) / Self.side)
+        let r1 = cell(visible.y + visible.height - 1, picture.y, (lh + Self.side - 1) / Self.side)
+        for r in r0...r1 {
+            var missing: [Int] = []
+            for c in c0...c1 {
+                let key = Key(level: level, column: c, row: r)
+                guard let tile = tiles[key] else { missing.append(c); continue }
+                lastDrawn[key] = draws
+                let x0 = picture.x + Int((Double(c * Self.side) * s).rounded())
+                let y0 = picture.y + Int((Double(r * Self.side) * s).rounded())
+                let x1 = picture.x + Int((Double(c * Self.side + tile.width) * s).rounded())
+                let y1 = picture.y + Int((Double(r * Self.side + tile.height) * s).rounded())
+                // 1:1 is a copy; swscale's own unscaled copy reads past a tile cropped to the window.
+                if x1 - x0 == tile.width, y1 - y0 == tile.height, tile.copy(into: target, x: x0, y: y0) { continue }
+                scaler.render(tile, into: target, rect: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                              quality: .best, rotation: 0)
+            }
+            if let first = missing.first, let last = missing.last { request(source, level: level, row: r, columns: first...last) }
+        }
+    }
+
+    /// The most halvings whose picture is still at least as wide as it is shown.
+    static func level(for shown: Int, of source: JPEGRegions) -> Int {
+        (0...3).last { source.size(level: $0).width >= shown } ?? 0
+    }
+
+    private func open() {
+        guard !loading else { return }
+        loading = true
+        let (path, inbox, wake) = (path, inbox, wake)
+        queue.async {
+            do { inbox.put(.opened(try JPEGRegions(path: path))) } catch { inbox.put(.failed) }
+            wake()
+        }
+    }
+
+    private func request(_ source: JPEGRegions, level: Int, row: Int, columns: ClosedRange<Int>) {
+        guard pending.count < Self.parallel, !pending.contains([level, row]) else { return }
+        pending.insert([level, row])
+        let (inbox, wake) = (inbox, wake)
+        queue.async {
+            do {
+                let frames = try source.tiles(level: level, row: row, columns: columns, side: StillTiles.side)
+                let keyed = frames.enumerated().map { (Key(level: level, column: columns.lowerBound + $0.offset, row: row), $0.element) }
+                inbox.put(.row(level: level, row: row, frames: keyed))
+            } catch {
+                inbox.put(.rowFailed(level: level, row: row))
+            }
+            wake()
+        }
+    }
+
+    /// Lets go of the tiles drawn longest ago until the rest fit the budget.
+    private func evict() {
+        var held = heldPixels
+        guard held > budget else { return }
+        for key in lastDrawn.sorted(by: { $0.value < $1.value }).map(\.key) where held > budget {
+            if let t = tiles.removeValue(forKey: key) { held -= t.width * t.height }
+            lastDrawn[key] = nil
+        }
+    }
+}
+
+/// What the decode threads hand the main thread.
+enum TileArrival: Sendable {
+    case opened(JPEGRegions)
+    case failed
+    case row(level: Int, row: Int, frames: [(StillTiles.Key, VideoFrame)])
+    case rowFailed(level: Int, row: Int)
+}
+
+/// Arrivals from the decode threads, taken on the main thread.
+final class TileInbox: Sendable {
+    private let items = Mutex<[TileArrival]>([])
+
+    func put(_ a: TileArrival) { items.withLock { $0.append(a) } }
+
+    func take() -> [TileArrival] { items.withLock { list in defer { list.removeAll() }; return list } }
+}
