@@ -33,22 +33,29 @@ public struct JPEGRegions: Sendable {
         return ((width + d - 1) / d, (height + d - 1) / d)
     }
 
-    /// The tiles of one row of a grid of `side`-pixel squares over the picture at `level`:
-    /// columns `columns` of row `row`, decoded in one pass (the rows above are read once for
-    /// all of them), each its own BGR0 picture; the last column and row may be narrower.
-    public func tiles(level: Int, row: Int, columns: ClosedRange<Int>, side: Int) throws(AVError) -> [VideoFrame] {
+    /// The tiles of a grid of `side`-pixel squares over the picture at `level`, rows `rows`
+    /// and columns `columns`, decoded in one pass (the rows above are read once for all of
+    /// them), each its own BGR0 picture, row by row; the last column and row may be smaller.
+    public func tiles(level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>,
+                      side: Int) throws(AVError) -> [[VideoFrame]] {
         let (lw, lh) = size(level: level)
-        let x = columns.lowerBound * side, y = row * side
-        let w = min(lw, (columns.upperBound + 1) * side) - x, h = min(side, lh - y)
-        guard columns.lowerBound >= 0, row >= 0, w > 0, h > 0 else {
-            throw AVError(message: "tile row \(row) columns \(columns) outside the \(lw)x\(lh) picture")
+        let x = columns.lowerBound * side, y = rows.lowerBound * side
+        let w = min(lw, (columns.upperBound + 1) * side) - x, h = min(lh, (rows.upperBound + 1) * side) - y
+        guard columns.lowerBound >= 0, rows.lowerBound >= 0, w > 0, h > 0 else {
+            throw AVError(message: "tiles \(columns) x \(rows) outside the \(lw)x\(lh) picture")
         }
         let band = try decode(level: level, x: x, y: y, width: w, height: h)
-        var out: [VideoFrame] = []
-        for c in columns {
-            let cx = c * side - x, cw = min(side, w - cx)
-            guard cw > 0 else { break }
-            out.append(try copy(band, x: cx, width: cw, height: h))
+        var out: [[VideoFrame]] = []
+        for r in rows {
+            let ry = r * side - y, rh = min(side, h - ry)
+            guard rh > 0 else { break }
+            var row: [VideoFrame] = []
+            for c in columns {
+                let cx = c * side - x, cw = min(side, w - cx)
+                guard cw > 0 else { break }
+                row.append(try copy(band, x: cx, y: ry, width: cw, height: rh))
+            }
+            out.append(row)
         }
         return out
     }
@@ -80,8 +87,8 @@ public struct JPEGRegions: Sendable {
         return frame
     }
 
-    /// Columns `x..<x+width` of `band` as a picture of their own.
-    private func copy(_ band: Frame, x: Int, width w: Int, height h: Int) throws(AVError) -> VideoFrame {
+    /// The `width` x `height` pixels at (x, y) of `band` as a picture of their own.
+    private func copy(_ band: Frame, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> VideoFrame {
         let tile = Frame()
         let t = tile.raw, b = band.raw
         t.pointee.format = AV_PIX_FMT_BGR0.rawValue
@@ -92,7 +99,7 @@ public struct JPEGRegions: Sendable {
         }
         let ds = Int(t.pointee.linesize.0), ss = Int(b.pointee.linesize.0)
         for row in 0..<h {
-            (dst + row * ds).update(from: src + row * ss + x * 4, count: w * 4)
+            (dst + row * ds).update(from: src + (y + row) * ss + x * 4, count: w * 4)
         }
         t.pointee.key_frame = 1
         return VideoFrame(frame: tile, pts: 0, duration: 0, serial: 0, rotation: 0)

@@ -8,8 +8,8 @@ import Windowing
 ///
 /// Such a photo is shown fitted from a reduced decode. Zoomed past that, the view keeps
 /// showing the reduced picture blown up, and asks for the tiles it covers at the scale they
-/// are shown; each row of missing tiles is one decode off the main thread (two at most, one
-/// a core), and a tile is drawn over the blown-up picture when it comes. Tiles not drawn
+/// are shown; the missing ones are decoded together off the main thread, one pass at a
+/// time, and drawn over the blown-up picture when they come. Tiles not drawn
 /// for longest go first when the budget is full. A decode that fails leaves the blown-up
 /// picture, quietly: the picture on screen already showed what the file holds.
 @MainActor
@@ -21,8 +21,6 @@ final class StillTiles {
 
     /// Tiles are squares of this many decoded pixels: 1 MiB each.
     nonisolated static let side = 512
-    /// Row decodes at once: one a core on the small machines this runs on.
-    nonisolated static let parallel = 2
 
     private let path: String
     /// The file, read once off the main thread; nil until then (or when it failed).
@@ -32,14 +30,14 @@ final class StillTiles {
     /// When each tile was last drawn, in draws: the oldest go first.
     private var lastDrawn: [Key: Int] = [:]
     private var draws = 0
-    /// Rows being decoded: level and row.
-    private var pending: Set<[Int]> = []
+    /// A decode is under way.
+    private var busy = false
     private var loading = false
     /// Pixels of tiles held at most.
     let budget: Int
     private let inbox = TileInbox()
     private let wake: @Sendable () -> Void
-    private let queue = DispatchQueue(label: "mediaview.still-tiles", attributes: .concurrent)
+    private let queue = DispatchQueue(label: "mediaview.still-tiles", attributes: [])
 
     /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them.
     init(path: String, budget: Int, wake: @escaping @Sendable () -> Void) {
@@ -59,11 +57,11 @@ final class StillTiles {
             switch a {
             case .opened(let s): source = s; loading = false
             case .failed: failed = true; loading = false
-            case .row(let level, let row, let frames):
-                pending.remove([level, row])
+            case .decoded(let frames):
+                busy = false
                 for (key, frame) in frames { tiles[key] = frame; lastDrawn[key] = draws }
-            case .rowFailed(let level, let row):
-                pending.remove([level, row])
+            case .decodeFailed:
+                busy = false
                 failed = true
             }
         }
@@ -91,11 +89,15 @@ final class StillTiles {
         let c1 = cell(visible.x + visible.width - 1, picture.x, (lw + Self.side - 1) / Self.side)
         let r0 = cell(visible.y, picture.y, (lh + Self.side - 1) / Self.side)
         let r1 = cell(visible.y + visible.height - 1, picture.y, (lh + Self.side - 1) / Self.side)
+        var missing: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
         for r in r0...r1 {
-            var missing: [Int] = []
             for c in c0...c1 {
                 let key = Key(level: level, column: c, row: r)
-                guard let tile = tiles[key] else { missing.append(c); continue }
+                guard let tile = tiles[key] else {
+                    missing = missing.map { (min($0.rows.lowerBound, r)...max($0.rows.upperBound, r),
+                                             min($0.columns.lowerBound, c)...max($0.columns.upperBound, c)) } ?? (r...r, c...c)
+                    continue
+                }
                 lastDrawn[key] = draws
                 let x0 = picture.x + Int((Double(c * Self.side) * s).rounded())
                 let y0 = picture.y + Int((Double(r * Self.side) * s).rounded())
@@ -106,8 +108,8 @@ final class StillTiles {
                 scaler.render(tile, into: target, rect: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
                               quality: .best, rotation: 0)
             }
-            if let first = missing.first, let last = missing.last { request(source, level: level, row: r, columns: first...last) }
         }
+        if let missing { request(source, level: level, rows: missing.rows, columns: missing.columns) }
     }
 
     /// The most halvings whose picture is still at least as wide as it is shown.
@@ -125,17 +127,25 @@ final class StillTiles {
         }
     }
 
-    private func request(_ source: JPEGRegions, level: Int, row: Int, columns: ClosedRange<Int>) {
-        guard pending.count < Self.parallel, !pending.contains([level, row]) else { return }
-        pending.insert([level, row])
+    /// Decodes the missing tiles on screen in one pass, unless a pass is under way: the
+    /// rows above them are read once, and on two cores a second pass at once would only
+    /// halve the speed of the first.
+    private func request(_ source: JPEGRegions, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
+        guard !busy else { return }
+        busy = true
         let (inbox, wake) = (inbox, wake)
         queue.async {
             do {
-                let frames = try source.tiles(level: level, row: row, columns: columns, side: StillTiles.side)
-                let keyed = frames.enumerated().map { (Key(level: level, column: columns.lowerBound + $0.offset, row: row), $0.element) }
-                inbox.put(.row(level: level, row: row, frames: keyed))
+                let grid = try source.tiles(level: level, rows: rows, columns: columns, side: StillTiles.side)
+                var keyed: [(Key, VideoFrame)] = []
+                for (i, row) in grid.enumerated() {
+                    for (j, tile) in row.enumerated() {
+                        keyed.append((Key(level: level, column: columns.lowerBound + j, row: rows.lowerBound + i), tile))
+                    }
+                }
+                inbox.put(.decoded(keyed))
             } catch {
-                inbox.put(.rowFailed(level: level, row: row))
+                inbox.put(.decodeFailed)
             }
             wake()
         }
@@ -156,8 +166,8 @@ final class StillTiles {
 enum TileArrival: Sendable {
     case opened(JPEGRegions)
     case failed
-    case row(level: Int, row: Int, frames: [(StillTiles.Key, VideoFrame)])
-    case rowFailed(level: Int, row: Int)
+    case decoded([(StillTiles.Key, VideoFrame)])
+    case decodeFailed
 }
 
 /// Arrivals from the decode threads, taken on the main thread.

@@ -34,14 +34,17 @@ extension MediaviewProgram {
             Double(HostileFolders.memoryKiB(pid, "VmHWM") ?? .max) / 1024
         }
 
-        @Test func aPictureOverTheBudgetOpensFittedAndShowsItsPixelsAtOneToOne() throws {
+        /// Decoded in the sandboxed worker (auto) and in the viewer itself (off).
+        @Test(arguments: ["auto", "off"])
+        func aPictureOverTheBudgetOpensFittedAndShowsItsPixelsAtOneToOne(sandbox: String) throws {
             let path = try Fixtures.gigapixelJPEG()
             let fitted = try Fixtures.ffmpegBGRA(path, lowres: 3, filter: "scale=640:320:flags=area", width: 640, height: 320)
             // 1:1 centres the picture: the window's corner is at (9680, 4840) of the file.
             let centre = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9680:4840", width: 640, height: 320)
             let probe = try ScreenProbe()
             let log = try Scratch.directory("gigapixel") + "/events.jsonl"
-            let run = try Launched(["--windowed", "--geometry", "640x320+0+0", "--no-audio", "--events", log, path])
+            let run = try Launched(["--sandbox", sandbox, "--windowed", "--geometry", "640x320+0+0", "--no-audio",
+                                    "--events", log, path])
             defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
             let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
             try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "no picture; stderr: \(run.stderr)")
