@@ -109,7 +109,11 @@ final class StillTiles {
                               quality: .best, rotation: 0)
             }
         }
-        if let missing { request(source, level: level, rows: missing.rows, columns: missing.columns) }
+        if let missing {
+            request(source, level: level, rows: missing.rows, columns: missing.columns)
+        } else {
+            prefetch(source, level: level, rows: r0...r1, columns: c0...c1)
+        }
     }
 
     /// The most halvings whose picture is still at least as wide as it is shown.
@@ -149,6 +153,20 @@ final class StillTiles {
             }
             wake()
         }
+    }
+
+    /// Once everything on screen is sharp, the ring of tiles around it is decoded too (in one
+    /// pass, the rows above read once more): a pan of up to a tile then shows sharp pixels at
+    /// once instead of after another pass. Only when the ring fits half the budget, so it
+    /// never pushes out what is on screen.
+    private func prefetch(_ source: JPEGRegions, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
+        let (lw, lh) = source.size(level: level)
+        let lastColumn = (lw - 1) / Self.side, lastRow = (lh - 1) / Self.side
+        let ring = (rows: max(0, rows.lowerBound - 1)...min(lastRow, rows.upperBound + 1),
+                    columns: max(0, columns.lowerBound - 1)...min(lastColumn, columns.upperBound + 1))
+        guard ring.rows.count * ring.columns.count * Self.side * Self.side <= budget / 2 else { return }
+        let complete = ring.rows.allSatisfy { r in ring.columns.allSatisfy { tiles[Key(level: level, column: $0, row: r)] != nil } }
+        if !complete { request(source, level: level, rows: ring.rows, columns: ring.columns) }
     }
 
     /// Lets go of the tiles drawn longest ago until the rest fit the budget.

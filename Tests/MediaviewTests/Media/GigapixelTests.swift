@@ -68,6 +68,19 @@ extension MediaviewProgram {
             // Not asserted (timings belong to the bench): what the log of a run can tell.
             print("gigapixel: 1:1 sharp on screen \(Int(Date().timeIntervalSince(pressed) * 1000)) ms after the key, \(seen)")
             #expect(Self.peakMiB(run.pid) < 400, "1:1 took \(Self.peakMiB(run.pid)) MiB at peak")
+
+            // Panned 600 pixels (15 steps of 40) to the left of the centre: a column of tiles
+            // that was not on screen before.
+            let left = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9080:4840", width: 640, height: 320)
+            _ = try xdotool(["key", "--window", String(window.id), "--repeat", "15", "--delay", "10", "alt+Right"])
+            let panned = Date()
+            let moved = window.waitFor(probe, timeout: 20) { img in
+                seen = Self.difference(img, left, block: 16)
+                return seen.blocks < 12 && seen.pixels < 1.8
+            }
+            #expect(moved != nil, "the panned view does not show the file's pixels: \(seen); stderr: \(run.stderr)")
+            print("gigapixel: panned view sharp \(Int(Date().timeIntervalSince(panned) * 1000)) ms after the last key")
+            #expect(Self.peakMiB(run.pid) < 400, "panning took \(Self.peakMiB(run.pid)) MiB at peak")
         }
 
         /// libjpeg fills a bomb's missing data with grey: it may show, or fail with one line,
