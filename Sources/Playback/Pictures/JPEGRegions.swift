@@ -14,6 +14,8 @@ public struct JPEGRegions: Sendable {
     public let width: Int
     public let height: Int
     private let bytes: [UInt8]
+    /// The embedded colour profile, for tiles in the same colours as the fitted picture.
+    private let icc: [UInt8]?
 
     /// Reads the local JPEG at `path` (a path or a "file:" address) whole, and its header.
     public init(path: String) throws(AVError) {
@@ -25,6 +27,21 @@ public struct JPEGRegions: Sendable {
         let size = try bytes.withUnsafeBytes { raw in Result { () throws(AVError) in try JPEGStill.storedSize(raw) } }.get()
         self.bytes = bytes
         (width, height) = size
+        icc = JPEGRegions.profile(bytes)
+    }
+
+    /// The ICC profile in the file's APP2 markers, if any.
+    private static func profile(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let d = cjpeg_new() else { return nil }
+        defer { cjpeg_free(d) }
+        return bytes.withUnsafeBytes { raw -> [UInt8]? in
+            var info = cjpeg_info()
+            var length: UInt32 = 0
+            guard cjpeg_read_header(d, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, 8, &info) == CJPEG_OK,
+                  let p = cjpeg_icc_profile(d, &length) else { return nil }
+            defer { free(p) }
+            return Array(UnsafeBufferPointer(start: p, count: Int(length)))
+        }
     }
 
     /// The picture's size at `level` halvings (0...3), as libjpeg rounds it: up.
@@ -36,15 +53,21 @@ public struct JPEGRegions: Sendable {
     /// The tiles of a grid of `side`-pixel squares over the picture at `level`, rows `rows`
     /// and columns `columns`, decoded in one pass (the rows above are read once for all of
     /// them), each its own BGR0 picture, row by row; the last column and row may be smaller.
-    public func tiles(level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>,
-                      side: Int) throws(AVError) -> [[VideoFrame]] {
+    /// `displayProfile`: the display's ICC bytes (nil: sRGB), as the player was given them.
+    public func tiles(level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, side: Int,
+                      displayProfile: [UInt8]?) throws(AVError) -> [[VideoFrame]] {
         let (lw, lh) = size(level: level)
         let x = columns.lowerBound * side, y = rows.lowerBound * side
         let w = min(lw, (columns.upperBound + 1) * side) - x, h = min(lh, (rows.upperBound + 1) * side) - y
         guard columns.lowerBound >= 0, rows.lowerBound >= 0, w > 0, h > 0 else {
             throw AVError(message: "tiles \(columns) x \(rows) outside the \(lw)x\(lh) picture")
         }
-        let band = try decode(level: level, x: x, y: y, width: w, height: h)
+        var band = try decode(level: level, x: x, y: y, width: w, height: h)
+        if let icc, !icc.isEmpty, let sd = av_frame_new_side_data(band.raw, AV_FRAME_DATA_ICC_PROFILE, icc.count) {
+            sd.pointee.data.update(from: icc, count: icc.count)
+        }
+        // In the display's colours, as the player manages the fitted picture (BGR0 or RGBA).
+        band = PictureColour(displayProfile: displayProfile, name: "").manage(band)
         var out: [[VideoFrame]] = []
         for r in rows {
             let ry = r * side - y, rh = min(side, h - ry)
@@ -87,11 +110,11 @@ public struct JPEGRegions: Sendable {
         return frame
     }
 
-    /// The `width` x `height` pixels at (x, y) of `band` as a picture of their own.
+    /// The `width` x `height` pixels at (x, y) of `band` (4 bytes a pixel) as a picture of their own.
     private func copy(_ band: Frame, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> VideoFrame {
         let tile = Frame()
         let t = tile.raw, b = band.raw
-        t.pointee.format = AV_PIX_FMT_BGR0.rawValue
+        t.pointee.format = b.pointee.format
         t.pointee.width = Int32(w)
         t.pointee.height = Int32(h)
         guard av_frame_get_buffer(t, 0) >= 0, let dst = t.pointee.data.0, let src = b.pointee.data.0 else {

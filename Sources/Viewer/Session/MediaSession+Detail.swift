@@ -58,7 +58,8 @@ extension MediaSession {
             detail.tried = true
             return nil
         }
-        let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4, wake: wake)
+        let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4,
+                           displayProfile: setup.window?.displayProfile, wake: wake)
         detail.tiles = t
         return t
     }

@@ -23,6 +23,7 @@ final class StillTiles {
     nonisolated static let side = 512
 
     private let path: String
+    private let displayProfile: [UInt8]?
     /// The file, read once off the main thread; nil until then (or when it failed).
     private var source: JPEGRegions?
     private var failed = false
@@ -39,9 +40,11 @@ final class StillTiles {
     private let wake: @Sendable () -> Void
     private let queue = DispatchQueue(label: "mediaview.still-tiles", attributes: [])
 
-    /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them.
-    init(path: String, budget: Int, wake: @escaping @Sendable () -> Void) {
+    /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them, in the colours
+    /// of the display with `displayProfile` (nil: sRGB).
+    init(path: String, budget: Int, displayProfile: [UInt8]?, wake: @escaping @Sendable () -> Void) {
         self.path = path
+        self.displayProfile = displayProfile
         // Never fewer than a large screen's worth, or the tiles on screen would push each other out.
         self.budget = max(budget, StillTiles.side * StillTiles.side * 48)
         self.wake = wake
@@ -137,10 +140,11 @@ final class StillTiles {
     private func request(_ source: JPEGRegions, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
         guard !busy else { return }
         busy = true
-        let (inbox, wake) = (inbox, wake)
+        let (inbox, wake, profile) = (inbox, wake, displayProfile)
         queue.async {
             do {
-                let grid = try source.tiles(level: level, rows: rows, columns: columns, side: StillTiles.side)
+                let grid = try source.tiles(level: level, rows: rows, columns: columns, side: StillTiles.side,
+                                            displayProfile: profile)
                 var keyed: [(Key, VideoFrame)] = []
                 for (i, row) in grid.enumerated() {
                     for (j, tile) in row.enumerated() {

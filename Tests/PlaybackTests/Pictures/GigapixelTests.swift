@@ -73,7 +73,7 @@ import TestSupport
         let path = try Fixtures.gigapixelJPEG()
         let regions = try JPEGRegions(path: path)
         #expect(regions.width == 20000 && regions.height == 10000)
-        let grid = try regions.tiles(level: level, rows: rows, columns: columns, side: 512)
+        let grid = try regions.tiles(level: level, rows: rows, columns: columns, side: 512, displayProfile: nil)
         #expect(grid.count == rows.count && grid.allSatisfy { $0.count == columns.count })
         let (lw, lh) = regions.size(level: level)
         for (i, row) in grid.enumerated() {
@@ -102,7 +102,7 @@ import TestSupport
         if let f = shown?.raw.pointee {
             #expect(Int(f.width) * Int(f.height) <= budget && f.width == 7500 && f.height == 7500)
         }
-        let tiles = try? JPEGRegions(path: path).tiles(level: 0, rows: 50...50, columns: 50...51, side: 512)
+        let tiles = try? JPEGRegions(path: path).tiles(level: 0, rows: 50...50, columns: 50...51, side: 512, displayProfile: nil)
         #expect(tiles == nil || tiles?.joined().allSatisfy { $0.width == 512 && $0.height == 512 } == true)
     }
 
