@@ -90,6 +90,28 @@ import TestSupport
         }
     }
 
+    @Test("Tiles of a photo with a wide-gamut profile come in its sRGB colours, as lcms2 computes them")
+    func tilesAreColourManaged() throws {
+        let plain = try Fixtures.make("jpeg-solid-1024-0x3366cc.jpg", ["-f", "lavfi", "-i", "color=c=0x3366cc:s=1024x1024",
+                                                                       "-frames:v", "1", "-q:v", "2"])
+        let icc = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ColourProfiles.wideGamut())))
+        let tagged = try Fixtures.bytes("jpeg-solid-1024-wide-gamut.jpg",
+                                        ColourProfiles.jpeg(try Data(contentsOf: URL(fileURLWithPath: plain)), withICC: icc))
+        let tile = try #require(try JPEGRegions(path: tagged).tiles(level: 0, rows: 1...1, columns: 1...1, side: 512,
+                                                                    displayProfile: nil).first?.first)
+        // What the file holds, read as sRGB: the tile must differ from it by the conversion.
+        let raw = try #require(try JPEGRegions(path: plain).tiles(level: 0, rows: 1...1, columns: 1...1, side: 512,
+                                                                  displayProfile: nil).first?.first)
+        let stored = raw.averageColor()
+        let want = try ColourProfiles.sRGB(of: UInt32(stored.r.rounded()) << 16 | UInt32(stored.g.rounded()) << 8
+                                               | UInt32(stored.b.rounded()), inProfile: try ColourProfiles.wideGamut())
+        let got = tile.averageColor()
+        let expected = (Double(want >> 16 & 0xFF), Double(want >> 8 & 0xFF), Double(want & 0xFF))
+        #expect(abs(got.r - expected.0) < 4 && abs(got.g - expected.1) < 4 && abs(got.b - expected.2) < 4,
+                "tile \(got), lcms2 \(expected), unconverted \(stored)")
+        #expect(abs(got.r - stored.r) + abs(got.g - stored.g) + abs(got.b - stored.b) > 12, "not converted: \(got)")
+    }
+
     /// libjpeg fills what the data does not hold with grey; at an eighth, 7500x7500 fits the
     /// 100 MP budget, so the bomb may show, but never larger than the budget allows.
     @Test("A baseline bomb claiming 60000x60000 in a few hundred bytes fails or shows within the budget")
