@@ -29,7 +29,7 @@ DEBIAN_PACKAGES := \
 	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
-	python3 openssl ca-certificates curl desktop-file-utils \
+	python3 openssl ca-certificates curl desktop-file-utils time \
 	libdbus-1-dev dbus playerctl xclip socat python3-venv \
 	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
 	libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl stress-ng

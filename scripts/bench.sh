@@ -19,6 +19,7 @@
 #   (g) A/V offset seen from outside (screen patch against recorded sound), and mpv's
 #   (h) launch to the first frame of a 1080p video, seen from outside, against mpv
 #   (i) peak RSS with 10,000 items queued against one
+#   (j) start to first frame of a 20000x10000 JPEG (over the pixel budget), then exit, against feh
 #   (m) frame times of the minimize and restore animations while a 720p video plays
 #   (gallery) the gallery over 1,000 12 MP photos: thumbnails a second with an empty thumbnail
 #       cache, and the first screen with a warm one (scripts/bench/case-gallery.sh)
@@ -28,7 +29,7 @@
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
-#   BENCH_CASES       which cases (default "a a2 b c d e f g h i m p gallery")
+#   BENCH_CASES       which cases (default "a a2 b c d e f g h i j m p gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
 #   BENCH_NO_DOCS     1 to leave docs/performance.md alone
@@ -43,7 +44,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g h i m p gallery}
+export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g h i j m p gallery}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

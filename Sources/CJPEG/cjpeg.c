@@ -1,5 +1,6 @@
 #include "cjpeg.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>  // jpeglib.h uses FILE and size_t without including them
 #include <stdlib.h>
@@ -116,6 +117,22 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
     return CJPEG_OK;
 }
 
+cjpeg_status cjpeg_set_scale(cjpeg_decoder *d, int scale_denom, cjpeg_info *info) {
+    if (setjmp(d->err.jump)) return CJPEG_FAILED;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    c->scale_num = 1;
+    c->scale_denom = (unsigned int)(scale_denom == 2 || scale_denom == 4 || scale_denom == 8 ? scale_denom : 1);
+    jpeg_calc_output_dimensions(c);
+    info->width = (int)c->output_width;
+    info->height = (int)c->output_height;
+    return CJPEG_OK;
+}
+
+void cjpeg_limit_memory(cjpeg_decoder *d, size_t bytes) {
+    // libjpeg-turbo has no backing store: past this, an allocation fails (error_exit) at once.
+    d->cinfo.mem->max_memory_to_use = bytes > (size_t)LONG_MAX ? LONG_MAX : (long)bytes;
+}
+
 uint8_t *cjpeg_icc_profile(cjpeg_decoder *d, unsigned int *length) {
     *length = 0;
     if (setjmp(d->err.jump)) return NULL;
@@ -155,6 +172,44 @@ cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride)
         return CJPEG_TRUNCATED;
     }
     return CJPEG_OK;
+}
+
+cjpeg_status cjpeg_decode_region(cjpeg_decoder *d, int x, int y, int width, int height, uint8_t *dst,
+                                  ptrdiff_t stride) {
+    if (setjmp(d->err.jump)) return CJPEG_FAILED;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || (JDIMENSION)(x + width) > c->output_width ||
+        (JDIMENSION)(y + height) > c->output_height) {
+        snprintf(d->err.message, sizeof d->err.message, "region %dx%d+%d+%d outside the %ux%u picture", width,
+                 height, x, y, c->output_width, c->output_height);
+        return CJPEG_FAILED;
+    }
+    jpeg_start_decompress(c);
+    // Only the columns asked for go through the IDCT and colour conversion; libjpeg widens
+    // the span to whole blocks, so `left` says where the asked-for columns start in a row.
+    JDIMENSION crop_x = (JDIMENSION)x, crop_w = (JDIMENSION)width;
+    jpeg_crop_scanline(c, &crop_x, &crop_w);
+    size_t left = (size_t)((JDIMENSION)x - crop_x) * 4;
+    // Rows above are entropy-decoded only (no IDCT): what a baseline file without restart
+    // markers allows, and most of the saving.
+    if (y > 0 && jpeg_skip_scanlines(c, (JDIMENSION)y) != (JDIMENSION)y) {
+        snprintf(d->err.message, sizeof d->err.message, "the JPEG ends before row %d", y);
+        jpeg_abort_decompress(c);
+        return CJPEG_FAILED;
+    }
+    // One row at the widened width, from libjpeg's pool so an error unwinding frees it.
+    JSAMPARRAY row = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, crop_w * 4, 1);
+    for (int i = 0; i < height; i++) {
+        if (jpeg_read_scanlines(c, row, 1) != 1) {
+            snprintf(d->err.message, sizeof d->err.message, "the JPEG decoder stalled at row %u", c->output_scanline);
+            jpeg_abort_decompress(c);
+            return CJPEG_FAILED;
+        }
+        memcpy(dst + (ptrdiff_t)i * stride, row[0] + left, (size_t)width * 4);
+    }
+    // The rows below are not wanted: stop here rather than decode them for nothing.
+    jpeg_abort_decompress(c);
+    return d->err.truncated ? CJPEG_TRUNCATED : CJPEG_OK;
 }
 
 const char *cjpeg_message(const cjpeg_decoder *d) { return d->err.message; }

@@ -17,6 +17,8 @@ mk video1080.mp4 -f lavfi -i "testsrc2=size=1920x1080:rate=30,noise=alls=8:allf=
     -c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -an -f mp4
 # (b) 24 megapixels, as a camera writes them (4:2:0 baseline JPEG).
 mk still24mp.jpg -f lavfi -i "testsrc2=size=6000x4000,noise=alls=10:allf=u" -frames:v 1 -q:v 2 -f image2
+# (j) 200 megapixels, twice the default pixel budget (a minute to make, once).
+mk still200mp.jpg -f lavfi -i "testsrc2=size=20000x10000,noise=alls=12:allf=u" -frames:v 1 -q:v 3 -f image2
 # (c), (e) 720p30 H.264 with AAC stereo sound, 10 s.
 mk video720.mp4 -f lavfi -i "testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t" -f lavfi -i "$tone" \
     -t 10 -c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 -f mp4

@@ -49,6 +49,20 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
 // as CJPEG_TRUNCATED, so the caller can refuse to show it as whole.
 cjpeg_status cjpeg_decode_into(cjpeg_decoder *d, uint8_t *dst, ptrdiff_t stride);
 
+// Changes the scale after the header was read: the pixel budget is weighed against the
+// stored size, known only from the header. `info` gets the new decoded size.
+cjpeg_status cjpeg_set_scale(cjpeg_decoder *d, int scale_denom, cjpeg_info *info);
+
+// Caps libjpeg's working memory: a progressive JPEG holds every coefficient of the full
+// picture whatever the scale, and a huge one must fail rather than take all memory.
+void cjpeg_limit_memory(cjpeg_decoder *d, size_t bytes);
+
+// Decodes only `width` x `height` pixels at (x, y), in decoded (scaled) coordinates, BGRX
+// into `dst`: the detail of a zoomed picture too large to hold whole. Rows above are skipped
+// (entropy-decoded only) and columns beside are never transformed.
+cjpeg_status cjpeg_decode_region(cjpeg_decoder *d, int x, int y, int width, int height, uint8_t *dst,
+                                  ptrdiff_t stride);
+
 // The colour profile embedded in APP2 markers, reassembled (malloc'd; the caller frees it),
 // or NULL when there is none; read after cjpeg_read_header, for colour management.
 uint8_t *cjpeg_icc_profile(cjpeg_decoder *d, unsigned int *length);

@@ -53,10 +53,6 @@ extension DemuxStage {
         let par = st.pointee.codecpar!
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
-        if w * h > options.source.maxPixels {
-            throw AVError(message: "\(SourceOptions.displayName(url)): picture is \(w)x\(h), over the limit of "
-                          + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
-        }
         info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
         let fps = av_q2d(st.pointee.avg_frame_rate)
         info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
@@ -67,6 +63,14 @@ extension DemuxStage {
         info.hasCoverArt = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         info.kind = DemuxStage.kind(format: info.formatName, hasCover: info.hasCoverArt, hasAudio: hasAudio,
                                     frames: Int(st.pointee.nb_frames))
+        // A JPEG still over the budget is shown reduced to fit it (libjpeg scales while it
+        // decodes); anything else that large is refused before a single frame is allocated.
+        let reducible = info.kind == .image && par.pointee.codec_id == AV_CODEC_ID_MJPEG
+            && JPEGStill.budgetReduction(width: w, height: h, maxPixels: options.source.maxPixels) != nil
+        if w * h > options.source.maxPixels, !reducible {
+            throw AVError(message: "\(SourceOptions.displayName(url)): picture is \(w)x\(h), over the limit of "
+                          + "\(options.source.maxPixels) pixels (raise it with --max-pixels)")
+        }
     }
 
     /// Why a picture stream has no size, in the user's terms.

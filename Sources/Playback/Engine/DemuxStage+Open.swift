@@ -77,8 +77,12 @@ extension DemuxStage {
             if let v = streams.video {
                 let threads = options.source.decodeThreads > 0 ? options.source.decodeThreads
                     : options.untimed ? 0 : Decoder.realTimeThreads(for: d.stream(v))
-                source.video = try Decoder(stream: d.stream(v), threads: threads,
-                                           maxPixels: options.source.maxPixels, lowres: lowres(for: streams.info))
+                // A JPEG still over the budget is decoded reduced to fit it, by either decoder:
+                // FFmpeg's checks the stored size, so it is told the stored size is allowed.
+                let stored = streams.info.width * streams.info.height
+                let maxPixels = budgetLowres(for: streams.info) > 0 ? stored : options.source.maxPixels
+                source.video = try Decoder(stream: d.stream(v), threads: threads, maxPixels: maxPixels,
+                                           lowres: max(lowres(for: streams.info), budgetLowres(for: streams.info)))
             }
             // Sound-only media is decoded even without sound output: its timestamps are
             // what makes it last as long as it should on the system clock.
@@ -128,6 +132,14 @@ extension DemuxStage {
             }
         }
         return nil
+    }
+
+    /// How many halvings a JPEG still over the pixel budget must lose to fit it; 0 for
+    /// anything within it (`describe` refused the rest).
+    func budgetLowres(for info: MediaInfo) -> Int {
+        let budget = options.source.maxPixels
+        guard info.kind == .image, info.width * info.height > budget else { return 0 }
+        return JPEGStill.budgetReduction(width: info.width, height: info.height, maxPixels: budget) ?? 0
     }
 
     /// How many halvings a still can lose and still cover `options.targetSize` when fitted:

@@ -95,8 +95,9 @@ final class VideoDecoding: DecodeWork {
             // A push refused here means the player closed; the packet queue is aborted
             // with it, so the loop stops at its next pop.
             _ = hand(try jpeg.decode(packet), s)
-        } catch where error.code == JPEGStill.truncatedCode {
-            // Half a photo with grey below is not the photo: the item fails, saying why.
+        } catch where JPEGStill.isFinal(error.code) {
+            // Half a photo with grey below is not the photo, and one too large for the budget
+            // is not for FFmpeg either: the item fails, saying why.
             stage.failure.withLock { $0 = AVError(code: error.code, message: "\(stage.name): \(error.message)") }
             stage.frames.pushForced(.end(serial: s))
             stage.wake()

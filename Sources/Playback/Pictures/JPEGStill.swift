@@ -16,6 +16,8 @@ struct JPEGStill {
     /// The error code of a picture whose file ends before it does: not for another decoder
     /// to fill in, but for the user to hear about.
     static let truncatedCode = cff_averror(ENODATA)
+    /// The error code of a picture too large for the pixel budget even reduced.
+    static let overBudgetCode = cff_averror(E2BIG)
 
     /// Halvings of each side, as FFmpeg's `lowres`: libjpeg's scale_denom is 1 << lowres.
     let lowres: Int
@@ -84,13 +86,7 @@ struct JPEGStill {
             }
             throw failure()
         }
-        // The header's size, not the scaled one: the budget is what the user set for pictures,
-        // and FFmpeg's decoder checks the stored size too.
-        guard info.image_width > 0, info.image_height > 0,
-              Int(info.image_width) * Int(info.image_height) <= maxPixels else {
-            throw AVError(message: "libjpeg: picture is \(info.image_width)x\(info.image_height), over the limit of "
-                          + "\(maxPixels) pixels (raise it with --max-pixels)")
-        }
+        let overBudget = try fitBudget(d, &info)
         // libjpeg gives the profile only between the header and the end of decoding.
         var icc: [UInt8]?
         var iccLength: UInt32 = 0
@@ -111,10 +107,51 @@ struct JPEGStill {
         if decoded == CJPEG_TRUNCATED {
             throw AVError(code: JPEGStill.truncatedCode, message: "truncated JPEG: " + String(cString: cjpeg_message(d)))
         }
+        if decoded != CJPEG_OK, overBudget {
+            // FFmpeg would refuse it outright: the user hears about the budget, not libjpeg.
+            throw AVError(code: JPEGStill.overBudgetCode,
+                          message: "libjpeg: picture is \(info.image_width)x\(info.image_height), over the limit of "
+                          + "\(maxPixels) pixels, and cannot be shown reduced within it "
+                          + "(\(String(cString: cjpeg_message(d))); raise it with --max-pixels)")
+        }
         guard decoded == CJPEG_OK else { throw failure() }
         describe(f, info: info, icc: icc)
         return frame
     }
+
+    /// Weighs the header's stored size against the budget. Within it, nothing changes. Over
+    /// it, the picture is decoded only as far reduced as it must be to fit (libjpeg's DCT
+    /// scaling allocates only the reduced output), with libjpeg's own memory capped at the
+    /// budget's bytes: a progressive file keeps every coefficient at full size and fails
+    /// there instead. True when the picture is over the budget.
+    private func fitBudget(_ d: OpaquePointer, _ info: inout cjpeg_info) throws(AVError) -> Bool {
+        let w = Int(info.image_width), h = Int(info.image_height)
+        guard w > 0, h > 0 else { throw AVError(code: cff_averror_invaliddata, message: "libjpeg: the picture has no size") }
+        guard w * h > maxPixels else { return false }
+        guard let fit = JPEGStill.budgetReduction(width: w, height: h, maxPixels: maxPixels) else {
+            throw AVError(code: JPEGStill.overBudgetCode,
+                          message: "libjpeg: picture is \(w)x\(h), over the limit of \(maxPixels) pixels "
+                          + "even at an eighth of its size (raise it with --max-pixels)")
+        }
+        if fit > lowres, cjpeg_set_scale(d, Int32(1 << fit), &info) != CJPEG_OK {
+            throw AVError(code: cff_averror_invaliddata, message: "libjpeg: " + String(cString: cjpeg_message(d)))
+        }
+        cjpeg_limit_memory(d, maxPixels * 4)
+        return true
+    }
+
+    /// The fewest halvings (up to three, libjpeg's 1/8) that bring a picture stored at
+    /// `width` x `height` within `maxPixels`; nil when even an eighth is over.
+    public static func budgetReduction(width: Int, height: Int, maxPixels: Int) -> Int? {
+        (0...3).first { l in
+            let d = 1 << l
+            return ((width + d - 1) / d) * ((height + d - 1) / d) <= maxPixels
+        }
+    }
+
+    /// Whether a failure with `code` is the picture's own last word: a truncated file, or one
+    /// over the budget. Handing it to FFmpeg would only show grey rows or refuse in other words.
+    static func isFinal(_ code: Int32) -> Bool { code == truncatedCode || code == overBudgetCode }
 
     /// Marks a decoded picture as FFmpeg's mjpeg decoder would: its aspect ratio, a key
     /// frame, and its colour profile.

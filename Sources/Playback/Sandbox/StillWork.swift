@@ -29,7 +29,7 @@ public enum StillWork {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             do {
                 return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
-            } catch where error.code != JPEGStill.truncatedCode {
+            } catch where !JPEGStill.isFinal(error.code) {
                 // What libjpeg declines (CMYK, YCCK, 12-bit, damage) FFmpeg shows, as in the player.
             }
         }

@@ -17,6 +17,8 @@ struct DetailPicture {
     var tried = false
     /// A vector picture (SVG) is drawn anew at the size it is shown: the size wanted next.
     var wantedSize: (width: Int, height: Int)?
+    /// A JPEG over the pixel budget never has a full-size picture: tiles of what is shown.
+    var tiles: StillTiles?
 
     /// Lets go of the full-size decode and its picture (~4 bytes a pixel).
     mutating func drop(keepTried: Bool) {
@@ -34,9 +36,32 @@ extension MediaSession {
         let (w, h) = shown.displaySize
         let decoded = Double(w * h), area = Double(rect.width * rect.height)
         guard area > decoded * 1.1, Double(info.width * info.height) > decoded * 1.1 else { return shown }
+        // Over the budget, the whole photo is never held: `stillTiles` brings the detail.
+        if info.width * info.height > settings.playerOptions.source.maxPixels { return shown }
         if let d = detail.frame { return d }
         detail.wanted = true
         return shown
+    }
+
+    /// The tiles of a JPEG still over the pixel budget, made the first time it is drawn
+    /// upright; nil for every other picture. They may hold a quarter of what the budget
+    /// leaves beside the reduced picture: the budget is what the user allows for a picture,
+    /// and the tiles, the picture and the scaler's copies all come out of it.
+    func stillTiles(over shown: VideoFrame) -> StillTiles? {
+        guard shown === frame, let info, info.kind == .image, info.videoCodec == "mjpeg", info.rotation == 0,
+              shown.rotation == 0, transform.rotation == 0 else { return nil }
+        let budget = settings.playerOptions.source.maxPixels
+        guard info.width * info.height > budget else { return nil }
+        if let t = detail.tiles { return t }
+        guard !detail.tried, let url = content.url, case .success(let resolved) = MediaView.resolve(url),
+              resolved.hasPrefix("file:") else {
+            detail.tried = true
+            return nil
+        }
+        let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4,
+                           displayProfile: setup.window?.displayProfile, wake: wake)
+        detail.tiles = t
+        return t
     }
 
     /// Starts the full-size decode when one is wanted and takes its picture when it comes;

@@ -126,6 +126,7 @@ extension MediaSession {
             scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
+            stillTiles(over: picture)?.draw(into: target, picture: r, shownWidth: picture.width, scaler: scaler)
             drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas,
                           floor: overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor)
         } else if showsThumbnail, let img = content.thumbnailImage {

@@ -210,6 +210,7 @@ final class MediaSession {
             handleEnd(p, now: now, tick: &t)
         }
         if tickDetail() { t.redraw = true }
+        if detail.tiles?.takeArrivals() == true { t.redraw = true }
         // A preview that arrived while the pointer rests on the track is drawn at once.
         if preview?.previewer.takeNews() == true { t.redraw = true }
         return t

@@ -303,28 +303,32 @@ import Testing
         }
     }
 
-    @Test("The pixel budget refuses from the header alone: nothing allocated, nothing decoded")
+    @Test("Over the pixel budget a JPEG is decoded reduced to fit it; past an eighth it is refused from the header alone")
     func budget() throws {
         let path = try Self.bigSolid()
         let packet = try firstPacket(path)
+        // 24 MP under 20 MP: half the size (6 MP) is the least reduction that fits.
+        let halved = try JPEGStill(lowres: 0, maxPixels: 20_000_000).decode(packet)
+        #expect(halved.raw.pointee.width == 3000 && halved.raw.pointee.height == 2000)
+        // Asked for more reduction than the budget needs, it keeps what it was asked for.
+        let eighth = try JPEGStill(lowres: 3, maxPixels: 20_000_000).decode(packet)
+        #expect(eighth.raw.pointee.width == 750, "width \(eighth.raw.pointee.width)")
+        // Even an eighth (750x500, 375,000 pixels) is over 300,000: refused before anything is allocated.
         let before = ProcSelf.rssKB
         let start = MonotonicClock.seconds()
         let refused = Result { () throws(AVError) -> Frame in
-            try JPEGStill(lowres: 0, maxPixels: 20_000_000).decode(packet)
+            try JPEGStill(lowres: 0, maxPixels: 300_000).decode(packet)
         }
         let took = MonotonicClock.seconds() - start
         guard case .failure(let e) = refused else {
-            Issue.record("24 MP decoded under a 20 MP budget")
+            Issue.record("24 MP decoded under a 0.3 MP budget")
             return
         }
         #expect(e.message.contains("6000x4000") && e.message.contains("limit"), "message: \(e.message)")
-        // A 6000x4000 BGR0 picture is 96 MB; refusing it must cost neither that nor a decode.
         #expect(ProcSelf.rssKB - before < 20_000, "RSS grew by \(ProcSelf.rssKB - before) kB")
         #expect(took < 0.05, "refusing took \(took) s")
-        // The budget is on the stored size: scaling down does not sneak a picture past it.
-        #expect(throws: AVError.self) { try JPEGStill(lowres: 3, maxPixels: 20_000_000).decode(packet) }
-        // Just enough budget: it decodes.
-        let ok = try JPEGStill(lowres: 3, maxPixels: 24_000_000).decode(packet)
+        // Just enough budget for the eighth: it decodes.
+        let ok = try JPEGStill(lowres: 0, maxPixels: 375_000).decode(packet)
         #expect(ok.raw.pointee.width == 750)
     }
 

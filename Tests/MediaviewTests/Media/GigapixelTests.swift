@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension MediaviewProgram {
+    /// A JPEG twice the default pixel budget: shown fitted within the budget's memory, and
+    /// at 1:1 its real pixels, decoded for the part on screen only.
+    @Suite struct Gigapixel {
+        /// The largest difference of one channel's mean over `block`-pixel squares, and the
+        /// mean absolute difference per channel, between the grab and FFmpeg's BGRA bytes.
+        static func difference(_ img: Image, _ reference: [UInt8], block: Int) -> (blocks: Double, pixels: Double) {
+            var worst = 0.0, total = 0.0
+            for by in stride(from: 0, to: img.height - block + 1, by: block) {
+                for bx in stride(from: 0, to: img.width - block + 1, by: block) {
+                    var sums = [Double](repeating: 0, count: 6)
+                    for y in by..<(by + block) {
+                        for x in bx..<(bx + block) {
+                            let p = img.pixel(x, y), i = (y * img.width + x) * 4
+                            let shown = [Double(p & 0xFF), Double(p >> 8 & 0xFF), Double(p >> 16 & 0xFF)]
+                            for c in 0..<3 {
+                                sums[c] += shown[c]
+                                sums[c + 3] += Double(reference[i + c])
+                                total += abs(shown[c] - Double(reference[i + c]))
+                            }
+                        }
+                    }
+                    for c in 0..<3 { worst = max(worst, abs(sums[c] - sums[c + 3]) / Double(block * block)) }
+                }
+            }
+            return (worst, total / Double(img.width * img.height * 3))
+        }
+
+        static func peakMiB(_ pid: Int32) -> Double {
+            Double(HostileFolders.memoryKiB(pid, "VmHWM") ?? .max) / 1024
+        }
+
+        /// Decoded in the sandboxed worker (auto) and in the viewer itself (off).
+        @Test(arguments: ["auto", "off"])
+        func aPictureOverTheBudgetOpensFittedAndShowsItsPixelsAtOneToOne(sandbox: String) throws {
+            let path = try Fixtures.gigapixelJPEG()
+            let fitted = try Fixtures.ffmpegBGRA(path, lowres: 3, filter: "scale=640:320:flags=area", width: 640, height: 320)
+            // 1:1 centres the picture: the window's corner is at (9680, 4840) of the file.
+            let centre = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9680:4840", width: 640, height: 320)
+            let probe = try ScreenProbe()
+            let log = try Scratch.directory("gigapixel") + "/events.jsonl"
+            let run = try Launched(["--sandbox", sandbox, "--windowed", "--geometry", "640x320+0+0", "--no-audio",
+                                    "--events", log, path])
+            defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "no picture; stderr: \(run.stderr)")
+            var seen = (blocks: 0.0, pixels: 0.0)
+            let shown = window.waitFor(probe, timeout: 10) { img in
+                seen = Self.difference(img, fitted, block: 32)
+                return seen.blocks < 8
+            }
+            #expect(shown != nil, "the fitted picture is not the file's: \(seen); stderr: \(run.stderr)")
+            #expect(Self.peakMiB(run.pid) < 400, "opening took \(Self.peakMiB(run.pid)) MiB at peak")
+
+            _ = try xdotool(["key", "--window", String(window.id), "ctrl+0"])
+            let pressed = Date()
+            // The blown-up eighth is blurred, 3 levels off on average; the decoded tiles are
+            // the file's own grain, within 1 (FFmpeg and libjpeg upsample chroma differently).
+            let sharp = window.waitFor(probe, timeout: 20) { img in
+                seen = Self.difference(img, centre, block: 16)
+                return seen.blocks < 12 && seen.pixels < 1.8
+            }
+            #expect(sharp != nil, "1:1 does not show the file's pixels: \(seen); stderr: \(run.stderr)")
+            // Not asserted (timings belong to the bench): what the log of a run can tell.
+            print("gigapixel: 1:1 sharp on screen \(Int(Date().timeIntervalSince(pressed) * 1000)) ms after the key, \(seen)")
+            #expect(Self.peakMiB(run.pid) < 400, "1:1 took \(Self.peakMiB(run.pid)) MiB at peak")
+
+            // Panned 600 pixels (15 steps of 40) to the left of the centre: a column of tiles
+            // that was not on screen before.
+            let left = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9080:4840", width: 640, height: 320)
+            _ = try xdotool(["key", "--window", String(window.id), "--repeat", "15", "--delay", "10", "alt+Right"])
+            let panned = Date()
+            let moved = window.waitFor(probe, timeout: 20) { img in
+                seen = Self.difference(img, left, block: 16)
+                return seen.blocks < 12 && seen.pixels < 1.8
+            }
+            #expect(moved != nil, "the panned view does not show the file's pixels: \(seen); stderr: \(run.stderr)")
+            print("gigapixel: panned view sharp \(Int(Date().timeIntervalSince(panned) * 1000)) ms after the last key")
+            #expect(Self.peakMiB(run.pid) < 400, "panning took \(Self.peakMiB(run.pid)) MiB at peak")
+        }
+
+        /// libjpeg fills a bomb's missing data with grey: it may show, or fail with one line,
+        /// but it ends on its own and never takes more than the budget's memory.
+        @Test func aBombClaimingGigapixelsStaysWithinTheBudget() throws {
+            let path = try Fixtures.jpegBomb(width: 60000, height: 60000, progressive: false)
+            let time = try Scratch.directory("bomb") + "/time"
+            let run = try Launched(["--autoexit", "--image-duration", "0.3", "--no-audio", path],
+                                   wrapper: ["/usr/bin/time", "-f", "%M", "-o", time])
+            let end = try #require(run.finish(timeout: 60), "the bomb did not end; stderr: \(run.stderr)")
+            #expect(end.status == 0 || end.status == 1, "stderr: \(end.stderr)")
+            #expect(lines(end.stderr).count <= 1, "\(lines(end.stderr))")
+            let text = (try? String(contentsOfFile: time, encoding: .utf8)) ?? ""
+            let kib = try #require(text.split(separator: "\n").last.flatMap { Int($0) }, "no peak from time: \(text)")
+            #expect(kib < 400 * 1024, "the bomb took \(kib / 1024) MiB at peak")
+        }
+    }
+}
