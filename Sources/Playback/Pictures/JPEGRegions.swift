@@ -1,6 +1,8 @@
 import CFFmpeg
 import CJPEG
 import Glibc
+import MediaCore
+import Web
 
 /// A JPEG too large to hold whole, decoded a piece at a time for a zoomed view.
 ///
@@ -20,7 +22,7 @@ public struct JPEGRegions: Sendable {
     /// Reads the local JPEG at `path` (a path or a "file:" address) whole, and its header.
     public init(path: String) throws(AVError) {
         let p = path.hasPrefix("file:") ? String(path.dropFirst(5)) : path
-        let name = Demuxer.displayName(p)
+        let name = SourceOptions.displayName(p)
         guard let bytes = try StillFile.read(p, name: name), bytes.starts(with: StillFile.jpeg) else {
             throw AVError(message: "\(name): not a JPEG file that can be read")
         }

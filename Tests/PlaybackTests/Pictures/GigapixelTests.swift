@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import Testing
+import MediaCore
 import TestSupport
 @testable import Playback
 
