@@ -1,5 +1,6 @@
 import Foundation
 import FuzzDriver
+import MPRIS
 import Playback
 import Viewer
 import ViewerProgram
@@ -12,9 +13,13 @@ enum FuzzParsers {
     /// A parser's check, given the input's bytes after the selector.
     typealias Target = @Sendable ([UInt8]) -> Void
 
-    /// Selectors from 0xF9 up name a target each. They lie outside what the first seven
+    /// Selectors from 0xF5 up name a target each. They lie outside what the first seven
     /// targets' corpus entries start with, so those entries keep their targets.
     static let targetsBySelector: [UInt8: Target] = [
+        0xF5: fuzzTrashInfo,
+        0xF6: fuzzClipboard,
+        0xF7: fuzzDropList,
+        0xF8: fuzzBusCall,
         0xF9: fuzzResume,
         0xFA: fuzzASSEvent,
         0xFB: fuzzPNGText,

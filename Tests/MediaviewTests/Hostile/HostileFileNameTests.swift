@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension MediaviewProgram {
+    /// A Latin-1 name (`caf\xE9.png`, a byte that is not UTF-8) through every way a file
+    /// reaches the player besides the command line's plain path and the folder: the trash
+    /// and back, the IPC socket as mpv speaks it, a `file://%E9` URL, and a drop.
+    @Suite struct HostileFileNames {
+        /// `caf` + Latin-1 é + `.png`.
+        static let latin1 = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+
+        /// A copy of `source` in `dir` under the name `name` (bytes), which no Swift string
+        /// can spell; the full path's bytes.
+        static func place(_ source: String, in dir: String, as name: [UInt8]) throws -> [UInt8] {
+            let path = Array(dir.utf8) + [UInt8(ascii: "/")] + name
+            let data = try Data(contentsOf: URL(fileURLWithPath: source))
+            let fd = (path + [0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            }
+            try #require(fd >= 0, "cannot make the Latin-1 file")
+            defer { close(fd) }
+            try #require(data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == data.count)
+            return path
+        }
+
+        /// Whether a file is at the path these bytes spell.
+        static func exists(_ path: [UInt8]) -> Bool {
+            var st = stat()
+            return (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &st) } } == 0
+        }
+
+        /// `Delete` moves the Latin-1 file to the trash under its own name and records it as
+        /// `caf%E9.png`, so a file manager can put it back; `u` brings it back, same bytes.
+        @Test func aLatin1NameGoesToTheTrashAndComesBack() throws {
+            let data = try TestEnvironment.require("XDG_DATA_HOME")
+            let dir = try Scratch.directory("latin1-trash")
+            let original = try Self.place(try Fixtures.solidImage("blue", width: 64, height: 48), in: dir, as: Self.latin1)
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 64, height: 48), toPath: dir + "/z.png")
+            let s = try TrashKeys.start([dir])
+            try xdotool(["key", "--window", s.window, "Delete"])
+            let trashed = try #require(Events.waitFor(s.log, "trashed", index: 0), "stderr: \(s.run.stderr)")
+            let info = try #require(trashed["trashinfo"] as? String)
+            #expect(!Self.exists(original), "the file is still where it was")
+            let text = try #require(FileManager.default.contents(atPath: info), "no .trashinfo at \(info)")
+            #expect(String(decoding: text, as: UTF8.self).contains("Path=\(dir)/caf%E9.png\n"),
+                    "\(String(decoding: text, as: UTF8.self))")
+            #expect(Self.exists(Array((data + "/Trash/files/").utf8) + Self.latin1), "the trash does not hold caf\\xE9.png")
+            #expect(Events.waitFor(s.log, "first_frame", index: 1) != nil, "the next picture did not follow")
+
+            try xdotool(["key", "--window", s.window, "u"])
+            #expect(Events.waitFor(s.log, "restored") != nil, "u did not bring it back; stderr: \(s.run.stderr)")
+            #expect(Self.exists(original), "caf\\xE9.png is not back under its own name")
+            #expect(!FileManager.default.fileExists(atPath: info), "the .trashinfo stayed")
+            let ended = try TrashKeys.quit(s)
+            #expect(ended.status == 0 && ended.stderr.isEmpty, "stderr: \(ended.stderr)")
+        }
+
+        /// On the command line as a `file://` URL with the byte escaped: it opens, silently.
+        @Test func aFileURLWithAnEscapedLatin1ByteOpens() throws {
+            let dir = try Scratch.directory("latin1-url")
+            _ = try Self.place(try Fixtures.solidImage("blue"), in: dir, as: Self.latin1)
+            let probe = try ScreenProbe()
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--autoexit",
+                                    "--image-duration", "1", "file://\(dir)/caf%E9.png"])
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            #expect(window.waitFor(probe) { $0.matches($0.width / 2, $0.height / 2, RGB.blue) } != nil,
+                    "file://…/caf%E9.png did not show; stderr: \(run.stderr)")
+            let end = try #require(run.finish(timeout: 15))
+            #expect(end.status == 0 && end.stderr.isEmpty, "status \(end.status); stderr: \(end.stderr)")
+        }
+
+        /// A file manager's `text/uri-list` naming the file (`caf%E9.png`): dropped, it shows.
+        @Test func aDroppedURIListNamingALatin1FileShows() throws {
+            let dir = try Scratch.directory("latin1-drop")
+            _ = try Self.place(try Fixtures.solidImage("blue"), in: dir, as: Self.latin1)
+            let s = try RunningViewer([try Fixtures.solidImage("red")])
+            let source = try XdndSource()
+            source.drop(Data("file://\(dir)/caf%E9.png\r\n".utf8), onto: s.window.id)
+            #expect(source.finished == true, "the window did not accept the drop")
+            #expect(s.shows(RGB.blue), "the dropped caf\\xE9.png is not on screen; stderr: \(s.run.stderr)")
+            #expect(lines(s.run.stderr).isEmpty, "\(s.run.stderr)")
+        }
+
+        /// `loadfile` with the name's raw byte, as mpv takes it, and as a `file://%E9` URL:
+        /// each shows the picture, and `path` and `filename` come back as the name's bytes,
+        /// as mpv sends them, so a script can hand them back.
+        @Test func loadfileTakesAndReportsTheNamesBytesAsMpvDoes() throws {
+            let dir = try Scratch.directory("latin1-ipc")
+            let blue = try Self.place(try Fixtures.solidImage("blue"), in: dir, as: Self.latin1)
+            let green = try Self.place(try Fixtures.solidImage("lime"), in: dir, as: Array("d".utf8) + [0xE9] + Array("j.png".utf8))
+            let ipc = try IPC.start([try Fixtures.solidImage("red")])
+            #expect(IPC.shows(ipc, RGB.red))
+            let raw = try RawIPCClient(path: ipc.socket)
+            let loaded = try raw.request(Array(#"{"command":["loadfile",""#.utf8) + blue + Array(#""],"request_id":1}"#.utf8), id: 1)
+            #expect(loaded.contains(Array(#""error":"success""#.utf8)), "\(String(decoding: loaded, as: UTF8.self))")
+            #expect(IPC.shows(ipc, RGB.blue), "loadfile with the raw byte did not show the file; stderr: \(ipc.run.stderr)")
+            let path = try raw.request(Array(#"{"command":["get_property","path"],"request_id":2}"#.utf8), id: 2)
+            #expect(path.starts(with: Array(#"{"data":""#.utf8) + blue + [UInt8(ascii: "\"")]),
+                    "path is not the name's bytes: \(String(decoding: path, as: UTF8.self).debugDescription)")
+            let name = try raw.request(Array(#"{"command":["get_property","filename"],"request_id":3}"#.utf8), id: 3)
+            #expect(name.starts(with: Array(#"{"data":""#.utf8) + Self.latin1 + [UInt8(ascii: "\"")]),
+                    "filename is not the name's bytes: \(String(decoding: name, as: UTF8.self).debugDescription)")
+
+            let url = "file://\(dir)/d%E9j.png"
+            _ = try raw.request(Array(#"{"command":["loadfile","\#(url)"],"request_id":4}"#.utf8), id: 4)
+            #expect(IPC.shows(ipc, 0x00FF00), "loadfile with file://…%E9 did not show the file; stderr: \(ipc.run.stderr)")
+            let urlPath = try raw.request(Array(#"{"command":["get_property","path"],"request_id":5}"#.utf8), id: 5)
+            #expect(urlPath.starts(with: Array(#"{"data":""#.utf8) + Array(url.utf8) + [UInt8(ascii: "\"")])
+                    || urlPath.starts(with: Array(#"{"data":""#.utf8) + green + [UInt8(ascii: "\"")]),
+                    "path: \(String(decoding: urlPath, as: UTF8.self).debugDescription)")
+            try IPC.quit(ipc)
+        }
+    }
+}
+
+/// A client of the IPC socket that sends and reads raw bytes, as a script in a Latin-1
+/// locale does: names that are not UTF-8 travel inside the JSON as their own bytes.
+final class RawIPCClient {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        fd = try #require(HostilePeer.connect(path), "cannot connect to \(path)")
+    }
+
+    deinit { close(fd) }
+
+    /// Sends `line` and a newline; returns the reply line carrying `"request_id":id`.
+    func request(_ line: [UInt8], id: Int, timeout: Double = 5) throws -> [UInt8] {
+        let bytes = line + [UInt8(ascii: "\n")]
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { sent += n } else if errno == EAGAIN || errno == EINTR { usleep(1000) } else { break }
+        }
+        let tags = [",", "}"].map { Array(#""request_id":\#(id)"#.utf8) + Array($0.utf8) }
+        let end = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < end {
+            while let nl = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let reply = Array(pending[..<nl])
+                pending.removeFirst(nl + 1)
+                if tags.contains(where: { reply.firstRange(of: $0) != nil }) { return reply }
+            }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n > 0 { pending += buffer[0..<n] } else { usleep(10_000) }
+        }
+        throw FixtureError("no reply to request \(id)")
+    }
+}
