@@ -14,6 +14,11 @@ extension FuzzParsers {
             let text = decodeText(bytes)
             checkOpenURI(text)
             for property in ["LoopStatus", "Volume", "Rate", text] { checkSetting(property, .string(text), call: nil) }
+            // The same bytes as the numbers Seek, SetPosition and Set take.
+            let padded = bytes + [UInt8](repeating: 0, count: 8)
+            checkMicroseconds(padded.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
+            let number = padded.withUnsafeBytes { $0.loadUnaligned(as: Double.self) }
+            for property in ["Volume", "Rate"] { checkSetting(property, .double(number), call: nil) }
             return
         }
         _ = (call.interface, call.member, call.path, call.signature)
@@ -26,13 +31,18 @@ extension FuzzParsers {
             case .string(let s), .objectPath(let s):
                 checkOpenURI(s)
             case .int64(let micro):
-                precondition(MPRISArguments.seconds(microseconds: micro).isFinite, "a seek of \(micro) µs is not finite")
-                if let at = MPRISArguments.position(microseconds: micro, length: 3_600_000_000) {
-                    precondition(at >= 0 && at <= 3600, "SetPosition \(micro) µs lands at \(at) s")
-                }
+                checkMicroseconds(micro)
             case let value:
                 for property in ["Volume", "Rate", "LoopStatus"] { checkSetting(property, value, call: call) }
             }
+        }
+    }
+
+    /// Seek's offset is a finite number of seconds; SetPosition lands inside the media.
+    static func checkMicroseconds(_ micro: Int64) {
+        precondition(MPRISArguments.seconds(microseconds: micro).isFinite, "a seek of \(micro) µs is not finite")
+        if let at = MPRISArguments.position(microseconds: micro, length: 3_600_000_000) {
+            precondition(at >= 0 && at <= 3600, "SetPosition \(micro) µs lands at \(at) s")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import FuzzDriver
 import MPRIS
 import Playback
@@ -57,9 +58,17 @@ enum FuzzParsers {
 }
 
 /// Under libFuzzer (make fuzz) or replaying the corpus (make test): see `FuzzDriver`.
+///
+/// `FUZZ_TARGET=f8` (a selector in hex) holds libFuzzer on one target: every input's
+/// first byte is taken as that selector. Left to itself, libFuzzer mutates the selector
+/// too and spreads its time over all targets, so a new one would get a sliver of a run.
 @main
 struct FuzzMain {
     static func main() {
-        FuzzDriver.main { FuzzParsers.run($0) }
+        let pinned = getenv("FUZZ_TARGET").flatMap { UInt8(String(cString: $0), radix: 16) }
+        FuzzDriver.main { data in
+            guard let pinned, !data.isEmpty else { return FuzzParsers.run(data) }
+            FuzzParsers.run([pinned] + data.dropFirst())
+        }
     }
 }
