@@ -89,7 +89,7 @@ extension FileName {
     /// back to its byte; nil for another host, a relative path or an escaped NUL, which no
     /// path on this machine has.
     public static func path(fromFileURL url: String) -> String? {
-        guard url.utf8.count >= 7, url.utf8.prefix(7).map({ $0 | 0x20 }) == Array("file://".utf8) else { return nil }
+        guard url.prefix(7).lowercased() == "file://" else { return nil }
         var rest = Substring(url).dropFirst(7)
         if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
         guard rest.hasPrefix("/") else { return nil }
