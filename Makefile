@@ -201,15 +201,19 @@ bench: build
 	MEDIAVIEW_BIN="$(BIN)" scripts/bench.sh
 
 # libFuzzer over the parsers (options, input.conf, commands, key names, JSON escaping,
-# cache names, thumbnail layout, EXIF orientation), bounded in time; new crashes land in
-# Tests/FuzzCorpus/, which `make test` replays as a regression check.
+# cache names, thumbnail layout, EXIF orientation, IPC lines, resume files, MPRIS calls
+# off the bus, drop lists, pastes, .trashinfo), bounded in time; new crashes land in
+# Tests/FuzzCorpus/, which `make test` replays as a regression check. FUZZ_TARGET=f8
+# (a selector in hex, see FuzzParsers.swift) keeps the whole run on one target; a crash
+# it finds replays once its first byte is set to that selector.
 FUZZ_SECONDS ?= 120
+FUZZ_TARGET ?=
 fuzz: deps check-swift
 	$(SWIFT) build --product FuzzParsers --scratch-path .build/fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
 		-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
 	mkdir -p .build/fuzz/corpus
-	SWIFT_BACKTRACE=enable=no .build/fuzz/debug/FuzzParsers -max_total_time=$(FUZZ_SECONDS) \
+	SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$(FUZZ_TARGET) .build/fuzz/debug/FuzzParsers -max_total_time=$(FUZZ_SECONDS) \
 		-rss_limit_mb=4096 -artifact_prefix=Tests/FuzzCorpus/crash- .build/fuzz/corpus Tests/FuzzCorpus
 
 # The same over media bytes: FFmpeg's demuxers and decoders through our AVIO, the scaler,

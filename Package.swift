@@ -70,7 +70,8 @@ let package = Package(
         .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "Playback", "Web", "ThumbnailCache", "Windowing"]),
+        .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "MPRIS", "SessionBus", "Playback",
+                                                              "Web", "ThumbnailCache", "Windowing"]),
         // Media bytes through demux, decode, scale and the still decoders (make fuzz-media).
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.

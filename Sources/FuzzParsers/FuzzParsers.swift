@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import FuzzDriver
+import MPRIS
 import Playback
 import Viewer
 import ViewerProgram
@@ -12,9 +14,13 @@ enum FuzzParsers {
     /// A parser's check, given the input's bytes after the selector.
     typealias Target = @Sendable ([UInt8]) -> Void
 
-    /// Selectors from 0xF9 up name a target each. They lie outside what the first seven
+    /// Selectors from 0xF5 up name a target each. They lie outside what the first seven
     /// targets' corpus entries start with, so those entries keep their targets.
     static let targetsBySelector: [UInt8: Target] = [
+        0xF5: fuzzTrashInfo,
+        0xF6: fuzzClipboard,
+        0xF7: fuzzDropList,
+        0xF8: fuzzBusCall,
         0xF9: fuzzResume,
         0xFA: fuzzASSEvent,
         0xFB: fuzzPNGText,
@@ -52,9 +58,17 @@ enum FuzzParsers {
 }
 
 /// Under libFuzzer (make fuzz) or replaying the corpus (make test): see `FuzzDriver`.
+///
+/// `FUZZ_TARGET=f8` (a selector in hex) holds libFuzzer on one target: every input's
+/// first byte is taken as that selector. Left to itself, libFuzzer mutates the selector
+/// too and spreads its time over all targets, so a new one would get a sliver of a run.
 @main
 struct FuzzMain {
     static func main() {
-        FuzzDriver.main { FuzzParsers.run($0) }
+        let pinned = getenv("FUZZ_TARGET").flatMap { UInt8(String(cString: $0), radix: 16) }
+        FuzzDriver.main { data in
+            guard let pinned, !data.isEmpty else { return FuzzParsers.run(data) }
+            FuzzParsers.run([pinned] + data.dropFirst())
+        }
     }
 }

@@ -23,17 +23,14 @@ extension MPRISPlayer {
         "audio/wav", "audio/mp4", "audio/aac", "audio/opus", "audio/webm",
     ]
 
-    /// The slowest and fastest play the speed keys allow.
-    static let rates = (min: 0.25, max: 4.0)
-
     /// The player interface's properties, for the presented view (or none).
     func playerProperties() -> [String: BusValue] {
         let v = queue.current
         let seekable = v.flatMap { length($0) } != nil
         // Shuffle is left out, as the specification allows for a player that cannot shuffle.
         return ["PlaybackStatus": .string(playbackStatus), "LoopStatus": .string(v?.allowLooping == true ? "Track" : "None"),
-                "Rate": .double(v?.playbackSpeed ?? 1), "MinimumRate": .double(Self.rates.min),
-                "MaximumRate": .double(Self.rates.max),
+                "Rate": .double(v?.playbackSpeed ?? 1), "MinimumRate": .double(MPRISArguments.rates.min),
+                "MaximumRate": .double(MPRISArguments.rates.max),
                 "Metadata": .dictionary(v.map(metadata) ?? []),
                 "Volume": .double(v?.isMuted == true ? 0 : volume ?? v?.volume ?? 1),
                 "Position": .int64(v.map(position) ?? 0),
@@ -119,34 +116,25 @@ extension MPRISPlayer {
         guard all[property] != nil else {
             return call.error(BusErrorName.unknownProperty, "no property \(property) on \(interface)")
         }
-        let v = queue.current
-        switch (interface, property, value) {
-        case (Self.playerInterface, "Volume", .double(let level)):
-            guard level.isFinite else { return call.error(BusErrorName.invalidArgs, "Volume must be a finite number") }
-            // The player's volume, not the item's: the next item plays at it too. MPRIS
-            // allows more than 1 (amplification); this player's sound stops at full.
-            volume = max(0, min(1, level))
+        guard interface == Self.playerInterface else {
+            return call.error(BusErrorName.propertyReadOnly, "\(property) cannot be set")
+        }
+        switch MPRISArguments.setting(property, value) {
+        case .failure(let refusal):
+            return call.error(refusal.name, refusal.text)
+        case .success(.volume(let level)):
+            // The player's volume, not the item's: the next item plays at it too.
+            volume = level
             for view in queue.playlist {
-                view.volume = max(0, min(1, level))
+                view.volume = level
                 if level > 0 { view.isMuted = false }
             }
-        case (Self.playerInterface, "Rate", .double(let rate)):
-            // 0 is a pause, as the specification asks; the rest must be a speed the player has.
-            if rate == 0 { v?.pause(); return call.reply() }
-            guard rate.isFinite, rate >= Self.rates.min, rate <= Self.rates.max else {
-                return call.error(BusErrorName.invalidArgs, "Rate is 0.25 to 4, got \(rate)")
-            }
+        case .success(.pause):
+            queue.current?.pause()
+        case .success(.rate(let rate)):
             queue.execute(.speed(.set(rate)))
-        case (Self.playerInterface, "LoopStatus", .string(let loop)):
-            guard ["None", "Track", "Playlist"].contains(loop) else {
-                return call.error(BusErrorName.invalidArgs, "LoopStatus is None, Track or Playlist, got '\(loop)'")
-            }
-            v?.allowLooping = loop != "None"
-        case (Self.playerInterface, "Volume", _), (Self.playerInterface, "LoopStatus", _), (Self.playerInterface, "Rate", _):
-            let wanted = property == "LoopStatus" ? "a string (s)" : "a double (d)"
-            return call.error(BusErrorName.invalidArgs, "\(property) takes \(wanted), got '\(value.signature)'")
-        default:
-            return call.error(BusErrorName.propertyReadOnly, "\(property) cannot be set")
+        case .success(.loop(let on)):
+            queue.current?.allowLooping = on
         }
         return call.reply()
     }
@@ -208,19 +196,13 @@ extension MPRISPlayer {
         if source.contains("://") { return source }
         var path = source
         if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-            path = String(cString: cwd) + "/" + path
+            path = FileName.decode(cString: cwd) + "/" + path
             free(cwd)
         }
-        var out = "file://"
-        for b in path.utf8 {
-            let safe = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || "/-._~".utf8.contains(b)
-            out += safe ? String(UnicodeScalar(b)) : (b < 16 ? "%0" : "%") + String(b, radix: 16, uppercase: true)
-        }
-        return out
+        return FileName.fileURL(absolutePath: path)
     }
 
     static func lastComponent(_ source: String) -> String {
-        source.split(separator: "/").last.map(String.init) ?? source
+        FileName.display(source.split(separator: "/").last.map(String.init) ?? source)
     }
 }

@@ -122,12 +122,12 @@ public final class MPRISPlayer {
         case ("Previous", ""):
             queue.presentPrevious()
         case ("Seek", "x"):
-            view?.seek(by: Double(args[0].int64 ?? 0) / 1_000_000)
+            view?.seek(by: MPRISArguments.seconds(microseconds: args[0].int64 ?? 0))
         case ("SetPosition", "ox"):
             // The specification: a stale track id or a position outside the media is ignored.
-            let at = args[1].int64 ?? -1
-            if let v = view, args[0].text == trackID(v), at >= 0, at <= length(v) ?? 0 {
-                v.seek(by: Double(at) / 1_000_000 - v.position)
+            if let v = view, args[0].text == trackID(v),
+               let at = MPRISArguments.position(microseconds: args[1].int64 ?? -1, length: length(v)) {
+                v.seek(by: at - v.position)
             }
         case ("OpenUri", "s"):
             return openURI(call, args[0].text ?? "")
@@ -148,29 +148,12 @@ public final class MPRISPlayer {
     /// OpenUri: the item is made as a dropped one is and shown now, the one on screen
     /// staying in the history.
     private func openURI(_ call: BusMessage, _ uri: String) -> BusMessage? {
-        var source = uri
-        if uri.hasPrefix("file://") { source = Self.path(fromFileURI: uri) }
-        guard !source.isEmpty, source.hasPrefix("/") || Self.schemes.contains(where: { uri.hasPrefix($0 + "://") }),
-              let make = queue.presentation.makeView else {
-            return call.error(BusErrorName.invalidArgs, "cannot open '\(uri)': not a file path or an http(s) URL")
+        guard let source = MPRISArguments.source(openURI: uri), let make = queue.presentation.makeView else {
+            return call.error(BusErrorName.invalidArgs,
+                              "cannot open '\(TextFormat.quotable(uri))': not a file path or an http(s) URL")
         }
         queue.queue(mediaViews: [make(source)], presentingFirst: true)
         return call.reply()
-    }
-
-    /// The path of a `file://` URI, %-escapes decoded.
-    static func path(fromFileURI uri: String) -> String {
-        var bytes: [UInt8] = []
-        var rest = Array(uri.dropFirst("file://".count).utf8)[...]
-        while let b = rest.popFirst() {
-            if b == UInt8(ascii: "%"), rest.count >= 2, let v = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(v)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     func wrongArguments(_ call: BusMessage, _ text: String) -> BusMessage? {

@@ -30,7 +30,7 @@ public struct MediaSources: Equatable, Sendable {
                 sources.append(s)
             } else {
                 skipped += 1
-                if firstSkipped == nil { firstSkipped = String(line.prefix(60)) }
+                if firstSkipped == nil { firstSkipped = TextFormat.quotable(line) }
             }
         }
     }
@@ -47,20 +47,9 @@ public struct MediaSources: Equatable, Sendable {
     static func source(_ line: String) -> String? {
         let lower = line.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return line }
-        if lower.hasPrefix("file://") {
-            var rest = line.dropFirst(7)
-            // file://localhost/path and file:///path; another host is not this machine.
-            if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-            guard rest.hasPrefix("/") else { return nil }
-            return percentDecoded(String(rest))
-        }
+        // file://localhost/path and file:///path; another host is not this machine.
+        if lower.hasPrefix("file://") { return FileName.path(fromFileURL: line) }
         if line.hasPrefix("/") { return line }
         return nil
-    }
-
-    /// `%20` and the like back to bytes; nil when that makes a NUL, which no path has.
-    static func percentDecoded(_ s: String) -> String? {
-        let decoded = TextFormat.percentDecoded(s)
-        return decoded.utf8.contains(0) ? nil : decoded
     }
 }

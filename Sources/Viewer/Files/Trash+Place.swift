@@ -1,4 +1,5 @@
 import Glibc
+import Playback
 
 /// Which trash a file goes to, and the spelling the specification wants in `.trashinfo`.
 extension Trash {
@@ -25,12 +26,12 @@ extension Trash {
         // An administrator's shared .Trash counts only if it is a real, sticky directory.
         var st = stat()
         let shared = top + "/.Trash"
-        if lstat(shared, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_mode & S_ISVTX != 0,
+        if FileName.withCString(shared, { lstat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_mode & S_ISVTX != 0,
            Self.makeFolders(shared + "/\(uid)") {
             return Place(dir: shared + "/\(uid)", recordedPath: relative)
         }
         let own = top + "/.Trash-\(uid)"
-        if Self.makeFolders(own), lstat(own, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == uid {
+        if Self.makeFolders(own), FileName.withCString(own, { lstat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == uid {
             return Place(dir: own, recordedPath: relative)
         }
         throw Refusal(description: "cannot move \(absolute) to the trash: its volume (\(top)) has no trash folder "
@@ -43,11 +44,13 @@ extension Trash {
         var path = ""
         for part in dir.split(separator: "/") {
             path += "/" + part
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
+            if FileName.withCString(path, { mkdir($0, 0o700) }) != 0 && errno != EEXIST { return false }
         }
-        for sub in ["/files", "/info"] where mkdir(dir + sub, 0o700) != 0 && errno != EEXIST { return false }
+        for sub in ["/files", "/info"] where FileName.withCString(dir + sub, { mkdir($0, 0o700) }) != 0 && errno != EEXIST {
+            return false
+        }
         var st = stat()
-        return lstat(dir + "/files", &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        return FileName.withCString(dir + "/files", { lstat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `dir`, its `files/` and `info/` are real directories (not symbolic links)
@@ -55,13 +58,13 @@ extension Trash {
     static func isPrivateFolder(_ dir: String) -> Bool {
         [dir, dir + "/files", dir + "/info"].allSatisfy { path in
             var st = stat()
-            return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == getuid()
+            return FileName.withCString(path, { lstat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == getuid()
         }
     }
 
     static func device(of path: String) -> dev_t? {
         var st = stat()
-        return stat(path, &st) == 0 ? st.st_dev : nil
+        return FileName.withCString(path, { stat($0, &st) }) == 0 ? st.st_dev : nil
     }
 
     /// The mount point holding `path`: the last parent still on the same device.
@@ -79,7 +82,7 @@ extension Trash {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let cwd = FileName.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         return (cwd == "/" ? "" : cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
@@ -104,16 +107,28 @@ extension Trash {
             + "T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 
-    /// A path escaped as in a URI (RFC 2396), slashes kept, as `Path=` needs.
+    /// The whole `.trashinfo` a file manager reads to list the file and put it back.
+    public static func infoText(recordedPath: String, deletionDate: String) -> String {
+        "[Trash Info]\nPath=\(uriEscaped(recordedPath))\nDeletionDate=\(deletionDate)\n"
+    }
+
+    /// A path escaped as in a URI (RFC 2396), slashes kept, as `Path=` needs: the name's
+    /// own bytes, so that a Latin-1 `caf\xE9.png` is recorded as `caf%E9.png` and a file
+    /// manager restores it under the name it had.
     static func uriEscaped(_ path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        for b in path.utf8 {
+        for b in FileName.bytes(path) {
             let plain = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                 || "/-_.!~*'()".utf8.contains(b)
             if plain { out.append(b) } else { out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]] }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// rename(2) of two names as their bytes.
+    static func rename(_ from: String, _ to: String) -> Int32 {
+        FileName.withCString(from) { f in FileName.withCString(to) { t in Glibc.rename(f, t) } }
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }

@@ -1,4 +1,5 @@
 import Glibc
+import Playback
 
 /// Moving files to the desktop's trash, as the freedesktop.org Trash specification says,
 /// so a file manager lists them, can put them back, and empties them; nothing is ever
@@ -47,7 +48,7 @@ public struct Trash: Sendable {
         /// The file at `path` itself (a symbolic link is not followed); nil if none.
         init?(of path: String) {
             var st = stat()
-            guard lstat(path, &st) == 0 else { return nil }
+            guard FileName.withCString(path, { lstat($0, &st) }) == 0 else { return nil }
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
             type = UInt32(st.st_mode & S_IFMT)
@@ -65,8 +66,9 @@ public struct Trash: Sendable {
     public func moveToTrash(path: String) throws(Refusal) -> Item {
         let absolute = Self.absolute(path)
         var st = stat()
-        guard lstat(absolute, &st) == 0 else {
-            throw Refusal(description: "cannot move \(absolute) to the trash: \(Self.errorText())")
+        let shown = FileName.display(absolute)
+        guard FileName.withCString(absolute, { lstat($0, &st) }) == 0 else {
+            throw Refusal(description: "cannot move \(shown) to the trash: \(Self.errorText())")
         }
         let target = try place(for: absolute, device: st.st_dev)
         let name = Self.lastComponent(absolute)
@@ -75,28 +77,28 @@ public struct Trash: Sendable {
         for attempt in 1...10_000 {
             let trashedName = attempt == 1 ? name : Self.numbered(name, attempt)
             let info = target.dir + "/info/" + trashedName + ".trashinfo"
-            let fd = open(info, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let fd = FileName.withCString(info) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
             if fd < 0 {
                 if errno == EEXIST { continue }
-                throw Refusal(description: "cannot move \(absolute) to the trash: \(info): \(Self.errorText()); the file stays")
+                throw Refusal(description: "cannot move \(shown) to the trash: \(FileName.display(info)): \(Self.errorText()); the file stays")
             }
-            let text = "[Trash Info]\nPath=\(Self.uriEscaped(target.recordedPath))\nDeletionDate=\(date)\n"
+            let text = Self.infoText(recordedPath: target.recordedPath, deletionDate: date)
             let wrote = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
             close(fd)
             let files = target.dir + "/files/" + trashedName
-            guard wrote == text.utf8.count, access(files, F_OK) != 0 else {
-                unlink(info)
+            guard wrote == text.utf8.count, FileName.withCString(files, { access($0, F_OK) }) != 0 else {
+                FileName.withCString(info) { _ = unlink($0) }
                 if wrote == text.utf8.count { continue }
-                throw Refusal(description: "cannot move \(absolute) to the trash: cannot write \(info); the file stays")
+                throw Refusal(description: "cannot move \(shown) to the trash: cannot write \(FileName.display(info)); the file stays")
             }
-            guard rename(absolute, files) == 0 else {
+            guard Self.rename(absolute, files) == 0 else {
                 let why = Self.errorText()
-                unlink(info)
-                throw Refusal(description: "cannot move \(absolute) to the trash: \(why); the file stays")
+                FileName.withCString(info) { _ = unlink($0) }
+                throw Refusal(description: "cannot move \(shown) to the trash: \(why); the file stays")
             }
             return Item(originalPath: absolute, trashedPath: files, infoPath: info, moved: FileIdentity(of: files))
         }
-        throw Refusal(description: "cannot move \(absolute) to the trash: too many files of that name there; the file stays")
+        throw Refusal(description: "cannot move \(shown) to the trash: too many files of that name there; the file stays")
     }
 
     /// Puts a trashed file back where it was, unless something else is there now.
@@ -104,15 +106,16 @@ public struct Trash: Sendable {
     /// Only the file that was moved comes back: one put in its place in the trash (a
     /// symbolic link to somewhere else, say) stays there.
     public func restore(_ item: Item) throws(Refusal) {
+        let shown = FileName.display(item.originalPath)
         guard let moved = item.moved, FileIdentity(of: item.trashedPath) == moved else {
-            throw Refusal(description: "cannot bring back \(item.originalPath): the file in the trash is not the one moved there; it stays in the trash")
+            throw Refusal(description: "cannot bring back \(shown): the file in the trash is not the one moved there; it stays in the trash")
         }
-        guard access(item.originalPath, F_OK) != 0 else {
-            throw Refusal(description: "cannot bring back \(item.originalPath): another file has that name now; it stays in the trash")
+        guard FileName.withCString(item.originalPath, { access($0, F_OK) }) != 0 else {
+            throw Refusal(description: "cannot bring back \(shown): another file has that name now; it stays in the trash")
         }
-        guard rename(item.trashedPath, item.originalPath) == 0 else {
-            throw Refusal(description: "cannot bring back \(item.originalPath): \(Self.errorText()); it stays in the trash")
+        guard Self.rename(item.trashedPath, item.originalPath) == 0 else {
+            throw Refusal(description: "cannot bring back \(shown): \(Self.errorText()); it stays in the trash")
         }
-        unlink(item.infoPath)
+        FileName.withCString(item.infoPath) { _ = unlink($0) }
     }
 }

@@ -88,7 +88,7 @@ extension MediaQueue {
         if views.isEmpty, let previous = history.popLast() { views.append(previous) }
         v.notify { $0.mediaView(v, didMoveToTrash: item) }
         presentFirst()
-        current?.showMessage("Moved \(Trash.lastComponent(item.originalPath)) to the trash (u brings it back)")
+        current?.showMessage("Moved \(FileName.display(Trash.lastComponent(item.originalPath))) to the trash (u brings it back)")
     }
 
     /// Brings back the file trashed last and presents it again.
@@ -103,7 +103,7 @@ extension MediaQueue {
         trashed.removeLast()
         v.notify { $0.mediaView(v, didRestoreFromTrash: item) }
         present(mediaView: v)
-        v.showMessage("Brought back \(Trash.lastComponent(item.originalPath))")
+        v.showMessage("Brought back \(FileName.display(Trash.lastComponent(item.originalPath)))")
     }
 
     /// Tells the delegate the whole reason, and the user on screen why nothing moved: a

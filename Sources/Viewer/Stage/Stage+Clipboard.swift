@@ -28,23 +28,12 @@ extension Stage {
     /// `file://` and the absolute path, with every byte that is not plain ASCII, or would
     /// mean something in a URI, written as %XX (RFC 8089 and 3986).
     static func fileURI(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-        var out = "file://"
-        for byte in absolute.utf8 {
-            let c = Character(UnicodeScalar(byte))
-            if byte < 128, c.isLetter || c.isNumber || "/-._~".contains(c) { out.append(c) }
-            else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
-        }
-        return out
+        FileName.fileURL(absolutePath: path.hasPrefix("/") ? path : currentDirectory() + "/" + path)
     }
 
     private static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return FileName.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
-}
-
-private extension String {
-    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

@@ -69,8 +69,10 @@ extension MediaView {
         if SourceOptions.isNetwork(url) { return .success(url) }
         var path = url
         if url.lowercased().hasPrefix("file://") {
-            guard let u = URL(string: url), u.isFileURL else { return .failure(MediaError("\(SourceOptions.redacted(url)): not a valid file URL")) }
-            path = u.path
+            guard let p = FileName.path(fromFileURL: url) else {
+                return .failure(MediaError("\(FileName.display(SourceOptions.redacted(url))): not a valid file URL"))
+            }
+            path = p
         } else if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter }), url[..<colon].count > 1,
                   !FileManager.default.fileExists(atPath: url) {
             return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))

@@ -1,3 +1,5 @@
+import Playback
+
 /// What one IPC client has sent and is yet to receive: bytes cut into lines, and output
 /// that the socket could not take yet.
 ///
@@ -33,9 +35,10 @@ public struct IPCConnection {
     /// Bytes queued and not yet written.
     var pendingBytes: Int { output.count - outputStart }
 
-    /// Queues `text` for the client.
+    /// Queues `text` for the client. A file name that is not UTF-8 goes out as its own
+    /// bytes, as mpv sends it, so that a client can hand it back to `loadfile`.
     mutating func queue(_ text: String) {
-        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: FileName.bytes(text))
     }
 
     /// Hands the unwritten bytes to `write`, which returns how many it wrote (or fewer
@@ -54,12 +57,13 @@ public struct IPCConnection {
         return n
     }
 
-    /// Takes bytes read from the socket; returns the lines they completed.
+    /// Takes bytes read from the socket; returns the lines they completed. Bytes that are
+    /// not UTF-8 (a Latin-1 file name for `loadfile`) are kept, as mpv keeps them.
     public mutating func take(_ bytes: some Sequence<UInt8>) -> [Line] {
         var lines: [Line] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {
-                if discarding { discarding = false } else { lines.append(.text(String(decoding: pending, as: UTF8.self))) }
+                if discarding { discarding = false } else { lines.append(.text(FileName.decode(pending))) }
                 pending.removeAll(keepingCapacity: true)
             } else if !discarding {
                 pending.append(byte)

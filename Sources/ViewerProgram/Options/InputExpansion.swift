@@ -59,10 +59,7 @@ struct InputExpansion {
 
     /// The local path an input names (a path or a `file://` URL); nil for web addresses.
     static func localPath(_ input: String) -> String? {
-        if input.lowercased().hasPrefix("file://") {
-            guard let u = URL(string: input), u.isFileURL else { return nil }
-            return u.path
-        }
+        if input.lowercased().hasPrefix("file://") { return FileName.path(fromFileURL: input) }
         if input.contains("://") { return nil }
         return input
     }

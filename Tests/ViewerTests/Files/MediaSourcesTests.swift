@@ -1,3 +1,4 @@
+import Playback
 import Testing
 import Viewer
 
@@ -31,5 +32,23 @@ import Viewer
         let found = MediaSources(text: junk, isURIList: false)
         #expect(found.sources.isEmpty)
         #expect(found.problem(from: "clipboard") == "nothing to play in the clipboard: not a file or an http(s) link ('binary data')")
+    }
+
+    /// A pasted line that carries a terminal's escape sequence (a title change, a colour)
+    /// is named with those characters blanked out: the message stays one plain line.
+    @Test func aSkippedLineCannotDriveTheTerminal() {
+        let found = MediaSources(text: "\u{1B}]0;owned\u{07}\u{1B}[31mred\u{2028}x\n", isURIList: false)
+        let problem = found.problem(from: "clipboard") ?? ""
+        #expect(problem == "nothing to play in the clipboard: not a file or an http(s) link ('\u{FFFD}]0;owned\u{FFFD}\u{FFFD}[31mred\u{FFFD}x')",
+                "\(problem.debugDescription)")
+    }
+
+    /// A file manager's URI for a Latin-1 name (`caf%E9.png`) is that very file's bytes,
+    /// and what the viewer copies for such a file pastes back as it.
+    @Test func aLatin1NameRoundTrips() {
+        let found = MediaSources(text: "file:///tmp/caf%E9.png\r\n", isURIList: true)
+        #expect(found.sources.map(FileName.bytes) == [Array("/tmp/caf".utf8) + [0xE9] + Array(".png".utf8)])
+        let copied = FileName.fileURL(absolutePath: found.sources.first ?? "")
+        #expect(copied == "file:///tmp/caf%E9.png")
     }
 }
