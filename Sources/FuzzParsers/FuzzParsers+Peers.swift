@@ -2,6 +2,7 @@ import MPRIS
 import Playback
 import SessionBus
 import Viewer
+import MediaCore
 
 /// The targets for what other programs hand the player: calls on the session bus, drops,
 /// pastes, and the `.trashinfo` a file manager reads back.

@@ -1,5 +1,6 @@
 import Playback
 import SessionBus
+import MediaCore
 
 /// What callers on the bus hand the player, read and checked before anything acts on it:
 /// OpenUri's address, Seek's and SetPosition's microseconds, and the values Set gives

@@ -2,6 +2,7 @@ import Glibc
 import Playback
 import SessionBus
 import Viewer
+import MediaCore
 
 /// A queue as an MPRIS2 media player on the session bus, so that the keyboard's media keys
 /// (through the desktop), desktop media widgets and `playerctl` see and drive it.

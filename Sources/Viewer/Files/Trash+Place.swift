@@ -1,5 +1,6 @@
 import Glibc
 import Playback
+import MediaCore
 
 /// Which trash a file goes to, and the spelling the specification wants in `.trashinfo`.
 extension Trash {

@@ -1,5 +1,6 @@
 import Glibc
 import Playback
+import MediaCore
 
 /// Moving files to the desktop's trash, as the freedesktop.org Trash specification says,
 /// so a file manager lists them, can put them back, and empties them; nothing is ever

@@ -1,6 +1,7 @@
 import Glibc
 import Playback
 import Web
+import MediaCore
 
 /// Browsing a long queue: adding many views at once, jumping to its ends, keeping the
 /// item before the current one open, and sending the current file to the trash.

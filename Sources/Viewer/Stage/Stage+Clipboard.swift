@@ -1,6 +1,7 @@
 import Glibc
 import Playback
 import Windowing
+import MediaCore
 
 /// Copying what is on screen (Ctrl+C): the picture at the media's own resolution as PNG
 /// (as a screenshot is made), where it came from as text, and a local file as a file, so

@@ -1,4 +1,5 @@
 import Playback
+import MediaCore
 
 /// What one IPC client has sent and is yet to receive: bytes cut into lines, and output
 /// that the socket could not take yet.

@@ -1,6 +1,7 @@
 import Playback
 import Testing
 import Viewer
+import MediaCore
 
 /// What a drop or a paste turns into: the paths and links that play, and one line about
 /// the rest.
