@@ -55,6 +55,9 @@ extension MediaSession {
         var pointerMovedAt: Double = 0
         /// The pointer is near the track, likely on its way there: previews get ready.
         var pointerNearTrack = false
+        /// The top of controls the stage draws over the picture (the thumbnail's play row):
+        /// subtitles lift above it while it shows, as picture-in-picture windows lift captions.
+        var stageControlsTop: Int?
     }
 
     /// The picture to draw now: preview, thumbnail frame, or the media's own frame.
@@ -128,7 +131,8 @@ extension MediaSession {
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
             stillTiles(over: picture)?.draw(into: target, picture: r, shownWidth: picture.width, scaler: scaler)
             drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas,
-                          floor: overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor)
+                          floor: min(overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor,
+                                     state.stageControlsTop ?? Int.max))
         } else if showsThumbnail, let img = content.thumbnailImage {
             buffer.clear()
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))

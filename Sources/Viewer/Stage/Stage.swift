@@ -241,11 +241,15 @@ final class Stage {
             let showControls = controlsVisible(now: now) && !isMinimized && animation == nil && gestures.drag == nil
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
-            let state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
+            var state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
+            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil {
+                state.stageControlsTop = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale,
+                                                           sound: v.info?.hasAudio ?? false).playButton.y
+            }
             v.render(into: buf, state: state)
             if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: fade.overlay)) }
             if !isMinimized {

@@ -21,7 +21,15 @@ extension MediaviewProgram {
 
         /// Seeks to `seconds` and waits until the observed position is there.
         static func seek(_ p: Player, to seconds: Double) throws -> Bool {
-            _ = try p.client.request(["seek", seconds, "absolute"], id: 1, timeout: 10)
+            // The socket answers before the file has opened, and a seek then is refused (as
+            // mpv refuses one with nothing loaded): ask again until one is taken.
+            let until = Date().addingTimeInterval(10)
+            var id = 100
+            while try p.client.request(["seek", seconds, "absolute"], id: id, timeout: 10)["error"] as? String != "success",
+                  Date() < until {
+                id += 1
+                usleep(50_000)
+            }
             _ = try p.client.request(["observe_property", 2, "time-pos"], id: 3, timeout: 10)
             return p.client.wait(timeout: 10) { $0["id"] as? Int == 2 && ($0["data"] as? Double ?? 0) >= seconds } != nil
         }

@@ -99,6 +99,31 @@ extension MediaviewProgram {
             #expect(v.geometry()?.width == 427, "clicks on the controls do not restore")
         }
 
+        @Test("On the thumbnail, subtitles rise above the play row while its controls show")
+        func thumbnailSubtitlesLift() throws {
+            let srt = try Fixtures.srt("thumb-lift-white-30s.srt", [Fixtures.Cue(0, 30, Fixtures.blocks())])
+            let video = try Fixtures.withSubtitles(try Fixtures.solidVideo("blue", width: 640, height: 360, seconds: 30), srt,
+                                                   codec: "srt", ext: "mkv", name: "blue-30s-thumb-sub")
+            let v = try start([video], ["--no-audio"])
+            defer { v.stop() }
+            let c = try minimize(v)
+            try xdotool(["mousemove", "100", "100"])
+            // The play row's top on a 240 px thumbnail at 1x: a 48 px button 18 px above the bottom.
+            let row = c.y + 240 - 18 - 48
+            // White rows between the top buttons and the bottom, across the picture.
+            func above(_ img: Image) -> Int {
+                OverlayPlacementProgramTests.whiteRows(img, (c.x + 40)..<(c.x + 387), (c.y + 60)..<row).count
+            }
+            func below(_ img: Image) -> Int {
+                OverlayPlacementProgramTests.whiteRows(img, (c.x + 40)..<(c.x + 387), row..<(c.y + 240)).count
+            }
+            let low = v.probe.waitFor(timeout: 10) { below($0) > 8 && above($0) < 4 }
+            #expect(low != nil, "without the controls the line sits at the bottom")
+            try xdotool(["mousemove", "\(c.x + 213)", "\(c.y + 60)"])
+            let lifted = v.probe.waitFor(timeout: 5) { above($0) > 8 }
+            #expect(lifted != nil, "with the controls showing, the line rose above the play row")
+        }
+
         @Test("The volume slider sets the volume where it is clicked, and the wheel on the speaker steps it")
         func volumeControl() throws {
             let clip = try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 20, tone: 440)
