@@ -283,14 +283,6 @@ public struct ThumbnailStore: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Self.distrust(fd) == nil,
               st.st_size <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
-        }
-        return Array(bytes.prefix(done))
+        return WholeFile.read(fd, size: Int(st.st_size))
     }
 }

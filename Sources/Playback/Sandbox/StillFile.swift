@@ -21,15 +21,6 @@ enum StillFile {
             throw AVError(message: "\(name): the picture file is \(st.st_size >> 20) MiB, more than the "
                           + "\(PictureFormat.largestFile >> 20) MiB read whole")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            filled += n
-        }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        return WholeFile.read(fd, size: Int(st.st_size))
     }
 }
