@@ -9,8 +9,7 @@ import MediaCore
 /// and a syscall allow-list; a crafted file that breaks a parser takes only that process,
 /// and the item fails with one line while the viewer goes on.
 public final class DecodeWorkers: @unchecked Sendable {
-    // @unchecked: `idle` and `said` are behind locks, `warmingUp` behind `warming`; the
-    // rest is set once in init.
+    // @unchecked: `idle` and `said` are behind locks; the rest is set once in init.
     /// The pool the player uses.
     public static let shared = DecodeWorkers(testing: getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false)
 
@@ -20,10 +19,6 @@ public final class DecodeWorkers: @unchecked Sendable {
     let testing: Bool
     private let idle = Locked<[DecodeWorker]>([])
     private let said = Locked<Set<String>>([])
-    /// Guards `warmingUp`, and wakes a request waiting for the worker being started ahead.
-    private let warming = Condition()
-    /// A worker is being started ahead on a thread of its own.
-    private var warmingUp = false
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -59,24 +54,6 @@ public final class DecodeWorkers: @unchecked Sendable {
         idle.withLock { $0.append(w) }
     }
 
-    /// Starts a worker ahead on a thread of its own, while the program opens its window: the
-    /// first still then finds one ready instead of waiting for a process, its confinement
-    /// and its warm-up decode. A still asked for meanwhile waits for this one.
-    public func prestartInBackground() {
-        let go = warming.withLock { () -> Bool in
-            defer { warmingUp = true }
-            return !warmingUp
-        }
-        guard go else { return }
-        NamedThread.start(name: "worker-prestart") { [self] in
-            prestart()
-            warming.withLock {
-                warmingUp = false
-                warming.broadcast()
-            }
-        }
-    }
-
     /// Stops every idle worker (the end of a test, or of the program).
     public func stopAll() {
         let all = idle.withLock { w -> [DecodeWorker] in defer { w = [] }; return w }
@@ -90,15 +67,6 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// A worker for one request: an idle one, else a new one.
     func take() -> Result<DecodeWorker, DecodeFailure>? {
-        if let w = idle.withLock({ $0.popLast() }) { return .success(w) }
-        // A worker already on its way is nearer than a new one (a start takes as long).
-        warming.withLock {
-            var waited = 0.0
-            while warmingUp && waited < 5 {
-                _ = warming.wait(seconds: 0.1)
-                waited += 0.1
-            }
-        }
         if let w = idle.withLock({ $0.popLast() }) { return .success(w) }
         return start()
     }

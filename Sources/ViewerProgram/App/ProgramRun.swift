@@ -41,7 +41,6 @@ final class ProgramRun {
     /// Sets up the queue's presentation from the options and the environment, and how every
     /// item is made, whether from the command line, a drop, Ctrl+V or the control socket.
     func buildQueue(bindings: InputBindings) {
-        startStillWorkerIfNeeded()
         if let dir = environment["TMPDIR"], dir.hasPrefix("/") { MediaView.temporaryDirectory = dir }
         var presentation = makePresentation(bindings: bindings)
         if options.minimizing.reset, let path = presentation.thumbnailMemoryPath { unlink(path) }
@@ -60,19 +59,6 @@ final class ProgramRun {
     }
 
     /// The queue's presentation: window, bindings, trash, screenshots, icons, thumbnails.
-    /// With a local JPEG or PNG among the first items, the sandboxed decoder starts now,
-    /// beside the window, rather than when the first picture waits for it; a run of videos
-    /// or web items starts none.
-    private func startStillWorkerIfNeeded() {
-        guard options.cache.sandbox != .off else { return }
-        let stills = inputs.items.dropFirst(inputs.startIndex).prefix(8).contains { item in
-            guard !item.contains("://") || item.hasPrefix("file:") else { return false }
-            let lower = item.lowercased()
-            return [".jpg", ".jpeg", ".png"].contains { lower.hasSuffix($0) }
-        }
-        if stills { DecodeWorkers.shared.prestartInBackground() }
-    }
-
     private func makePresentation(bindings: InputBindings) -> PresentationOptions {
         var presentation = PresentationOptions()
         presentation.windowed = options.window.windowed
