@@ -62,6 +62,39 @@ int sbx_landlock_deny_all(int abi) {
 
 static int allow(scmp_filter_ctx ctx, int nr) { return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0); }
 
+// Threads, never processes: libheif's HEVC decoder (libde265) starts a worker thread for
+// every picture, whatever it is asked. clone is allowed only with CLONE_THREAD, CLONE_VM and
+// CLONE_SIGHAND set: a thread in this process, under the same filter and Landlock domain.
+// clone3 keeps its flags in memory, which the filter cannot read, so it fails with ENOSYS
+// and glibc falls back to clone. A new thread registers its robust futex list and rseq area.
+static int allow_threads(scmp_filter_ctx ctx) {
+    const scmp_datum_t thread = CLONE_THREAD | CLONE_VM | CLONE_SIGHAND;
+    int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, thread, thread));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    rc |= allow(ctx, SCMP_SYS(set_robust_list));
+    rc |= allow(ctx, SCMP_SYS(rseq));
+    return rc;
+}
+
+// Asking about a path is answered as opening one is, EACCES: fontconfig checks whether
+// its configuration changed (stat) when librsvg draws text, and goes on with what it loaded
+// at warm-up. Landlock does not cover these, so without this rule they would tell a crafted
+// file which paths exist. access() alone is allowed: cairo asks it of a font file before
+// each use, even of a file it holds open since the warm-up (SVGFonts), and refuses the font
+// on EACCES; it opens nothing, and what it tells can leave the worker only as pixels.
+static int refuse_paths(scmp_filter_ctx ctx) {
+    static const int asks[] = {
+        SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(statx), SCMP_SYS(readlink), SCMP_SYS(readlinkat),
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), asks[i], 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(newfstatat), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
+    rc |= allow(ctx, SCMP_SYS(access));
+    rc |= allow(ctx, SCMP_SYS(faccessat));
+    rc |= allow(ctx, SCMP_SYS(faccessat2));
+    return rc;
+}
+
 int sbx_seccomp_apply(void) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!ctx) return -1;
@@ -85,6 +118,15 @@ int sbx_seccomp_apply(void) {
     // the decode can go on without it, and Landlock would refuse the path anyway.
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 0);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(open), 0);
+    rc |= allow_threads(ctx);
+    // GLib asks whether stderr is journald's socket, then whether it is a terminal (an
+    // ioctl), before it writes a warning there: it is told no terminal, and no device may
+    // be driven.
+    rc |= allow(ctx, SCMP_SYS(getpeername));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
+    rc |= refuse_paths(ctx);
+    // Every thread gets the filter, should a library have left one running after the warm-up.
+    rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
     if (rc == 0) rc = seccomp_load(ctx);
     seccomp_release(ctx);
     return rc;

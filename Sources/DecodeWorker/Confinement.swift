@@ -22,26 +22,12 @@ enum Confinement {
         if sbx_die_with_parent() == 0 { done |= Int32(SBX_PDEATHSIG) }
         if sbx_no_new_privs() == 0 { done |= Int32(SBX_NO_NEW_PRIVS) }
         // Libraries that load or read files on first use do it now, while they still can.
-        warmUp()
+        Warmup.run()
         if sbx_limits(addressSpace, files) == 0 { done |= Int32(SBX_RLIMITS) }
         if sbx_unshare_net() == 0 { done |= Int32(SBX_USERNS) }
         if sbx_landlock_deny_all(sbx_landlock_abi()) == 0 { done |= Int32(SBX_LANDLOCK) }
         // seccomp needs no_new_privs without CAP_SYS_ADMIN; the load fails cleanly without it.
         if sbx_seccomp_apply() == 0 { done |= Int32(SBX_SECCOMP) }
         return done
-    }
-
-    /// One small PNG decoded and colour managed, so FFmpeg's and Little CMS's first-use
-    /// set-up (CPU detection, tables) is done before files and syscalls are shut off.
-    private static func warmUp() {
-        // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
-        Playback.silenceFFmpegLog()
-        let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
-        guard let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) else { return }
-        let sRGBDisplay: [UInt8]? = nil
-        if let picture = try? StillWork.decode(png, name: "warm-up.png", target: nil, maxPixels: 1 << 20,
-                                               displayProfile: sRGBDisplay), let answer = picture.answer() {
-            close(answer.fd)
-        }
     }
 }

@@ -23,10 +23,13 @@ enum Serving {
         let icc = iccCount > 0 ? Array(UnsafeRawBufferPointer(start: p, count: iccCount)) : nil
         let bytes = Array(UnsafeRawBufferPointer(start: p + iccCount, count: count))
         do {
-            let still = try StillWork.decode(bytes, name: name, target: target, maxPixels: maxPixels,
-                                             displayProfile: icc)
-            return still.answer() ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)],
-                                                   text: "\(name): out of memory")
+            switch try StillWork.decoded(bytes, name: name, target: target, maxPixels: maxPixels, displayProfile: icc) {
+            case .moving:
+                return WorkerMessage(kind: .moving, text: name)
+            case .still(let still):
+                return still.answer() ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)],
+                                                       text: "\(name): out of memory")
+            }
         } catch {
             let memory = error.code == cff_averror(ENOMEM)
             return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)

@@ -22,9 +22,10 @@ extension DemuxStage {
     /// cache, else the network (which also fills both caches, as any web picture does).
     /// No disk cache is needed, so `--no-cache` plays an animated WebP too.
     func webPicture(colour: PictureColour) throws(AVError) -> WebPicture {
-        guard SourceOptions.isNetwork(url), PictureFormat.fetchesWhole(url) else { return .none }
+        guard SourceOptions.isNetwork(url), PictureFormat.fetchesWhole(url) || sendsWebStills else { return .none }
         let name = SourceOptions.displayName(url)
         let bytes = try fetchWhole()
+        if let picture = try sandboxedStill(bytes, name: name) { return .picture(picture) }
         if let picture = try PictureSources.open(bytes, name: name, options: options, colour: colour) {
             return .picture(picture)
         }

@@ -2,15 +2,36 @@ import Glibc
 import MediaCore
 import Web
 
-/// Local JPEG and PNG stills decoded in a sandboxed worker rather than on the demux thread.
+/// Stills decoded in a sandboxed worker rather than on the demux thread: local files and
+/// pictures from the web alike, handed over as bytes (the worker opens nothing).
 extension DemuxStage {
-    /// The still decoded by a worker; nil when it is not a local JPEG or PNG, the sandbox
-    /// is off, or no worker can be had (and the mode lets this process decode it).
+    /// The local still decoded by a worker; nil when it is not a local still the worker
+    /// takes, the sandbox is off, or no worker can be had (and the mode lets this process
+    /// decode it).
     func sandboxedStill() throws(AVError) -> PictureSource? {
         guard options.sandbox != .off, url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
         let name = SourceOptions.displayName(path)
         guard let bytes = try StillFile.read(path, name: name) else { return nil }
+        return try worker(bytes, name: name)
+    }
+
+    /// A downloaded picture's bytes decoded by a worker; nil when the sandbox is off, the
+    /// bytes are not a still the worker takes (an animation, a video), or no worker can be had.
+    func sandboxedStill(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
+        guard options.sandbox != .off, StillFile.isStill(Array(bytes.prefix(PictureFormat.headSize)), name: name) else {
+            return nil
+        }
+        return try worker(bytes, name: name)
+    }
+
+    /// Whether a web address names a still by its extension, so it is fetched whole for the
+    /// worker (with the sandbox off, only the formats that need the whole file are).
+    var sendsWebStills: Bool {
+        options.sandbox != .off && StillFile.namesStill(url)
+    }
+
+    private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
         switch try DecodeWorkers.shared.still(bytes, name: name, options: options) {
         case .picture(let p): return p
         case .inProcess: return nil

@@ -16,7 +16,7 @@ final class AVIFPicture: PictureSource {
     private let name: String
     private var clock = 0.0
 
-    init(bytes file: [UInt8], name: String, maxPixels: Int, colour: PictureColour) throws(AVError) {
+    init(bytes file: [UInt8], name: String, maxPixels: Int, colour: PictureColour, threads: Int = 2) throws(AVError) {
         guard let d = avifDecoderCreate() else { throw AVError(message: "\(name): out of memory") }
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, file.count), alignment: 16)
         file.withUnsafeBytes { copy.copyMemory(from: $0) }
@@ -27,7 +27,7 @@ final class AVIFPicture: PictureSource {
         // Files from cameras and converters bend the letter of the format (a missing pixi box,
         // an odd clap); browsers show them, and so does this.
         d.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
-        d.pointee.maxThreads = 2
+        d.pointee.maxThreads = Int32(threads)
         func failure(_ r: avifResult) -> AVError {
             let diag = withUnsafeBytes(of: d.pointee.diag.error) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)

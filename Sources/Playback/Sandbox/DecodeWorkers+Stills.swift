@@ -1,6 +1,7 @@
 import CSandbox
 import Glibc
 import MediaCore
+import Synchronization
 
 /// Stills decoded in a worker, and the tests' probes.
 extension DecodeWorkers {
@@ -8,7 +9,8 @@ extension DecodeWorkers {
     enum StillOutcome {
         /// The picture, ready to show.
         case picture(WorkerPicture)
-        /// No worker can be had and the mode allows decoding here: the caller decodes in-process.
+        /// No worker can be had and the mode allows decoding here, or the file is an
+        /// animation (the player's): the caller decodes in-process.
         case inProcess
     }
 
@@ -50,10 +52,10 @@ extension DecodeWorkers {
         let request = WorkerMessage(kind: .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
-        return .picture(try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name))
+        return try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name)
     }
 
-    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> WorkerPicture {
+    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
         switch outcome {
         case .stopped(let why):
             replace()
@@ -61,7 +63,13 @@ extension DecodeWorkers {
         case .answer(let m) where m.kind == .picture:
             give(back: worker)
             guard let picture = WorkerPicture(m) else { throw AVError(message: "\(name): the decoder's answer was malformed") }
-            return picture
+            answered.add(1, ordering: .relaxed)
+            return .picture(picture)
+        case .answer(let m) where m.kind == .moving:
+            // Animations play as video, in the viewer's process like any video for now.
+            if m.fd >= 0 { close(m.fd) }
+            give(back: worker)
+            return .inProcess
         case .answer(let m):
             if m.fd >= 0 { close(m.fd) }
             if m.numbers.first == Int64(ENOMEM) {

@@ -1,6 +1,7 @@
 import CSandbox
 import Glibc
 import MediaCore
+import Synchronization
 
 /// The viewer's sandboxed decode workers: one started ahead and reused, replaced at once
 /// when one stops.
@@ -9,7 +10,7 @@ import MediaCore
 /// and a syscall allow-list; a crafted file that breaks a parser takes only that process,
 /// and the item fails with one line while the viewer goes on.
 public final class DecodeWorkers: @unchecked Sendable {
-    // @unchecked: `idle` and `said` are behind locks; the rest is set once in init.
+    // @unchecked: `idle` and `said` are behind locks, `answered` is atomic; the rest is set once in init.
     /// The pool the player uses.
     public static let shared = DecodeWorkers(testing: getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false)
 
@@ -19,6 +20,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     let testing: Bool
     private let idle = Locked<[DecodeWorker]>([])
     private let said = Locked<Set<String>>([])
+    /// Pictures the workers answered with pixels, so a test can tell a still was decoded in one.
+    let answered = Atomic<Int>(0)
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -44,6 +47,9 @@ public final class DecodeWorkers: @unchecked Sendable {
         candidates += ["/usr/local/libexec/mediaview/mediaview-worker", "/usr/libexec/mediaview/mediaview-worker"]
         return candidates.first { access($0, X_OK) == 0 }
     }
+
+    /// How many pictures the workers have decoded (and the viewer shown from their pixels).
+    public var picturesDecoded: Int { answered.load(ordering: .relaxed) }
 
     /// Process ids of the workers waiting for work (tests look for leftovers with them).
     public var idlePIDs: [Int32] { idle.withLock { $0.map(\.pid) } }

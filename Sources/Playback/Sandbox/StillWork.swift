@@ -7,7 +7,8 @@ import Web
 /// display's colours, as the player would have shown it decoded in-process.
 ///
 /// JPEG goes to libjpeg-turbo, scaled down in the DCT domain for the target size and turned
-/// by its EXIF orientation; every other still to FFmpeg. Both come out as BGR0 or RGBA.
+/// by its EXIF orientation; AVIF, HEIC and SVG to their own libraries (`StillWork+Formats`);
+/// every other still to FFmpeg. All come out as BGR0 or RGBA.
 public enum StillWork {
     /// A decoded still and what the viewer needs to show it.
     public struct Result {
@@ -22,10 +23,19 @@ public enum StillWork {
         public let codec: String
     }
 
-    /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`.
+    /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`;
+    /// an animation is refused (the worker's own answer for one is `decoded`'s `.moving`).
     public static func decode(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
                               displayProfile: [UInt8]?) throws(AVError) -> Result {
-        let colour = PictureColour(displayProfile: displayProfile, name: name)
+        switch try decoded(bytes, name: name, target: target, maxPixels: maxPixels, displayProfile: displayProfile) {
+        case .still(let r): return r
+        case .moving: throw AVError(message: "\(name): an animation, played by the player")
+        }
+    }
+
+    /// A JPEG through libjpeg-turbo, anything else through FFmpeg.
+    static func jpegOrFFmpeg(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
+                             colour: PictureColour) throws(AVError) -> Result {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             do {
                 return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)

@@ -21,6 +21,8 @@ public struct WorkerMessage {
         case ready = 5
         /// Worker to viewer: what a probe came to, in `text`.
         case probed = 6
+        /// Worker to viewer: the file is an animation; the player plays it in the viewer.
+        case moving = 20
     }
 
     /// The largest message: the numbers and a line of text.
