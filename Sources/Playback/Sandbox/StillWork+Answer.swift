@@ -4,7 +4,8 @@ import Glibc
 /// A decoded still as the worker's answer: its pixels in a sealed memfd, its facts as numbers.
 extension StillWork.Result {
     /// The answer message: width, height, stride, pixel format, rotation, sample aspect
-    /// (num, den), the stored size, the format and codec names as text, and the sealed pixels; nil without memory.
+    /// (num, den), the stored size, whether it is a drawing (1) or not (0), the format and
+    /// codec names as text, and the sealed pixels; nil without memory.
     public func answer() -> WorkerMessage? {
         let f = frame.raw
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
@@ -15,7 +16,8 @@ extension StillWork.Result {
         let sar = f.pointee.sample_aspect_ratio
         return WorkerMessage(kind: .picture,
                              numbers: [Int64(w), Int64(h), Int64(stride), Int64(f.pointee.format), Int64(rotation),
-                                       Int64(sar.num), Int64(sar.den), Int64(stored.width), Int64(stored.height)],
+                                       Int64(sar.num), Int64(sar.den), Int64(stored.width), Int64(stored.height),
+                                       isScalable ? 1 : 0],
                              text: formatName + "\n" + codec, fd: fd)
     }
 }

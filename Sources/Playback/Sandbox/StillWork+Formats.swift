@@ -58,6 +58,6 @@ extension StillWork {
         }
         let stored = info.rotation % 180 == 0 ? (info.width, info.height) : (info.height, info.width)
         return Result(frame: out, rotation: info.rotation, stored: stored, formatName: info.formatName,
-                      codec: info.videoCodec ?? "")
+                      codec: info.videoCodec ?? "", isScalable: info.isScalable)
     }
 }

@@ -21,6 +21,8 @@ public enum StillWork {
         /// FFmpeg's names for the container and codec, for the info panel.
         public let formatName: String
         public let codec: String
+        /// A drawing (SVG): the viewer draws it again, sharper, when it is zoomed.
+        public var isScalable = false
     }
 
     /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`;

@@ -25,9 +25,12 @@ final class WorkerPicture: PictureSource {
         let names = m.text.split(separator: "\n", maxSplits: 1).map(String.init)
         var (sw, sh) = (max(1, Int(n[7])), max(1, Int(n[8])))
         if rotation % 180 != 0 { (sw, sh) = (sh, sw) }
-        info = MediaInfo(kind: .image, duration: nil, width: sw, height: sh, hasAudio: false, hasCoverArt: false,
-                         formatName: names.first ?? "", videoCodec: names.count > 1 ? names[1] : nil, audioCodec: nil,
-                         title: nil, artist: nil, rotation: rotation)
+        var info = MediaInfo(kind: .image, duration: nil, width: sw, height: sh, hasAudio: false, hasCoverArt: false,
+                             formatName: names.first ?? "", videoCodec: names.count > 1 && !names[1].isEmpty ? names[1] : nil,
+                             audioCodec: nil, title: nil, artist: nil, rotation: rotation)
+        // An SVG is drawn again by the viewer at the size it is zoomed to.
+        info.isScalable = n.count > 9 && n[9] == 1
+        self.info = info
     }
 
     func next() throws(AVError) -> (frame: Frame, pts: Double, duration: Double)? {

@@ -100,6 +100,12 @@ import Testing
         let svg = try pool.decodePixels(text, name: "text.svg", options: PlayerOptions())
         let same = try svg == inProcess(text, name: "text.svg", options: PlayerOptions())
         #expect(same, "the SVG's text is drawn differently in the worker")
+        // Still a drawing to the viewer, which draws it again when it is zoomed.
+        guard case .picture(let p) = try pool.still(text, name: "text.svg", options: PlayerOptions()) else {
+            Issue.record("the SVG was not decoded in the worker")
+            return
+        }
+        #expect(p.info.isScalable && p.info.width == 160 && p.info.height == 60)
     }
 
     /// A cut file of each moved format: one line naming it, and the next picture decodes in
