@@ -36,7 +36,8 @@ public struct PlayerOptions: Sendable {
     /// Where a one-line problem that does not stop playback goes (a subtitle file that
     /// cannot be read); standard error unless the owner says otherwise.
     public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
-    /// Where local JPEG and PNG stills are decoded: a sandboxed worker process unless off.
+    /// Where still pictures (local files and web pictures) are decoded: a sandboxed worker
+    /// process unless off.
     public var sandbox = SandboxMode.automatic
     public init() {}
 }
