@@ -4,7 +4,7 @@ import Glibc
 /// started with MEDIAVIEW_WORKER_TEST=1): each answers how it was refused, or the sandbox
 /// kills the worker (SIGSYS) first.
 enum Probe {
-    /// `open:PATH`, `tcp:PORT`, `unix:PATH`, `exec:PATH`, `hang`, `abort`.
+    /// `open:PATH`, `tcp:PORT`, `unix:PATH`, `exec:PATH`, `fork`, `hang`, `abort`.
     static func run(_ what: String) -> String {
         let parts = what.split(separator: ":", maxSplits: 1).map(String.init)
         let arg = parts.count > 1 ? parts[1] : ""
@@ -39,6 +39,11 @@ enum Probe {
             let argv: [UnsafeMutablePointer<CChar>?] = [strdup(arg), nil]
             execv(arg, argv)
             return refused()
+        case "fork":
+            // Threads may be started (libheif's decoder needs one); a process may not.
+            let pid = fork()
+            if pid == 0 { _exit(0) }
+            return pid > 0 ? "allowed" : refused()
         case "hang":
             while true { sleep(1) }
         case "abort":

@@ -108,6 +108,12 @@ import Testing
         #expect(p.info.isScalable && p.info.width == 160 && p.info.height == 60)
     }
 
+    /// The filter lets libheif's decoder start a thread, never a process: fork kills the worker.
+    @Test func aWorkerCannotStartAProcess() throws {
+        defer { pool.stopAll() }
+        #expect(pool.probe("fork") == .stopped("killed by the sandbox (SIGSYS)"))
+    }
+
     /// A cut file of each moved format: one line naming it, and the next picture decodes in
     /// a worker that is still there (or was replaced at once).
     @Test func aDamagedFileOfEachFormatGivesOneLineAndTheNextShows() throws {
