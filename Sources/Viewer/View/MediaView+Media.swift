@@ -103,8 +103,13 @@ extension MediaView {
         // Bytes, not characters: this runs for every file of a folder, and a million
         // character-by-character splits took seconds.
         let utf8 = url.utf8
-        let head = utf8.split(separator: UInt8(ascii: "?"), maxSplits: 1).first ?? utf8[...]
-        let last = head.lastIndex(of: UInt8(ascii: ".")).map { head[head.index(after: $0)...] } ?? head
+        let question = UInt8(ascii: "?"), dot = UInt8(ascii: ".")
+        // The text before the query (leading question marks skipped), its dots at the end dropped.
+        let start = utf8.firstIndex { $0 != question } ?? utf8.endIndex
+        var head = utf8[start...]
+        head = head[..<(head.firstIndex(of: question) ?? head.endIndex)]
+        while head.last == dot { head = head.dropLast() }
+        let last = head.lastIndex(of: dot).map { head[head.index(after: $0)...] } ?? head
         // No extension named below is longer than four letters.
         guard last.count <= 5 else { return .video }
         let ext = String(decoding: last.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
