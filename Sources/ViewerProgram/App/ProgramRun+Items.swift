@@ -12,13 +12,16 @@ extension ProgramRun {
     /// once: a folder of a million files costs a view with its path per file, not a copy
     /// of every option and three recorders each.
     func makeItem(_ input: String) -> MediaView {
-        let v = MediaView(like: itemTemplate())
+        let template = itemTemplate()
+        // Settings set over the socket reach the template, so the items made after share
+        // them too rather than each making its own copy.
+        ipc?.adopt(template)
+        let v = MediaView(like: template)
         v.setMedia(url: input)
         v.setTitle(options.look.title, details: options.look.details)
         // The item's number in the event log, and (plus one) its playlist entry id.
         v.tag = made
         made += 1
-        ipc?.adopt(v)
         return v
     }
 

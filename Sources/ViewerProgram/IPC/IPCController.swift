@@ -83,9 +83,9 @@ final class IPCController {
         keys.run = { [weak self] text in self?.runText(text, from: nil) }
     }
 
-    /// Takes a new view into the IPC's view of the playlist: it gets the player's settings.
-    /// Its events reach the clients through `relay`, which the program's items are made
-    /// with, and its entry id is its `tag` counted from 1.
+    /// Gives a view (the template the program's items are made like) the player's
+    /// settings. Items' events reach the clients through `relay`, which they are made
+    /// with, and an item's entry id is its `tag` counted from 1.
     func adopt(_ view: MediaView) {
         apply(player, to: view)
     }
