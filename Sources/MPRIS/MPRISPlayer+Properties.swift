@@ -125,7 +125,7 @@ extension MPRISPlayer {
         case .success(.volume(let level)):
             // The player's volume, not the item's: the next item plays at it too.
             volume = level
-            for view in queue.playlist {
+            MediaView.changeAll(queue.playlist) { view in
                 view.volume = level
                 if level > 0 { view.isMuted = false }
             }

@@ -12,6 +12,8 @@ public enum FileName {
     /// that is all valid UTF-8 (nearly every one) is the string it spells.
     public static func decode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let array = Array(bytes)
+        // Plain ASCII, as most names are, has no stand-ins: a folder of a million lists fast.
+        if array.allSatisfy({ $0 < 0x80 }) { return String(decoding: array, as: UTF8.self) }
         if let plain = String(validating: array, as: UTF8.self), !plain.unicodeScalars.contains(where: isEscape) {
             return plain
         }

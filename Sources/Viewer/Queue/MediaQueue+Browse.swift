@@ -14,7 +14,10 @@ extension MediaQueue {
     /// Unlike calling `queue(mediaView:)` in a loop, this costs time in proportion to the
     /// views added, so a folder of 100,000 files can be fed in batches without stalling.
     public func queue(mediaViews: [MediaView], startIndex: Int = 0) {
-        var known = membership ?? Set((views + history).map(ObjectIdentifier.init))
+        // Taken out of `membership`, not copied: a set still held there would be copied
+        // whole by the first insertion, for every batch of a million-file folder.
+        var known = Set<ObjectIdentifier>()
+        if membership != nil { swap(&known, &membership!) } else { known = Set((views + history).map(ObjectIdentifier.init)) }
         let fresh = mediaViews.filter { known.insert(ObjectIdentifier($0)).inserted }
         let start = min(max(0, startIndex), fresh.count)
         history += fresh[..<start]

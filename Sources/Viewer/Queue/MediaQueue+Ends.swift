@@ -48,7 +48,7 @@ extension MediaQueue {
     func toggleFit() {
         guard let c = current else { return }
         let next: MediaView.PictureFit = c.pictureFit == .small ? .always : .small
-        for v in playlist { v.pictureFit = next }
+        MediaView.changeAll(playlist) { $0.pictureFit = next }
         c.showMessage(next == .always ? "Small pictures fill the window" : "Small pictures at 100 %")
     }
 }

@@ -7,7 +7,7 @@ extension MediaQueue {
     func changeSpeed(_ change: PlayerCommand.SpeedChange) {
         let from = PlaybackSpeed(clamping: current?.playbackSpeed ?? 1)
         let to = change.applied(to: from)
-        for view in playlist { view.playbackSpeed = to.factor }
+        MediaView.changeAll(playlist) { $0.playbackSpeed = to.factor }
         current?.showMessage("Speed: \(to)")
     }
 }

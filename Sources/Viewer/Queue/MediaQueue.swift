@@ -269,7 +269,8 @@ public final class MediaQueue {
             // not bring back the subtitles the user just hid.
             guard let v = current else { return }
             v.toggleSubtitles()
-            for other in playlist where other !== v { other.showsSubtitles = v.showsSubtitles }
+            let shows = v.showsSubtitles
+            MediaView.changeAll(playlist.lazy.filter { $0 !== v }) { $0.showsSubtitles = shows }
         default: break
         }
     }

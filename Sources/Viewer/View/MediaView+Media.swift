@@ -57,7 +57,9 @@ extension MediaView {
 
     /// Writes bytes given for the media into a private temporary file kept with the content.
     func keepTemporary(_ data: Data) -> String? {
-        content.files.write(data, suffix: ".gif", in: MediaView.temporaryDirectory)
+        let files = content.files ?? TemporaryFiles()
+        content.files = files
+        return files.write(data, suffix: ".gif", in: MediaView.temporaryDirectory)
     }
 
     /// Turns what a user typed into something FFmpeg opens, or a clear reason why not.
@@ -98,7 +100,19 @@ extension MediaView {
 
     /// A first guess from the name; the decoder has the last word.
     nonisolated static func guessKind(_ url: String) -> MediaKind {
-        let ext = (url.split(separator: "?").first.map(String.init) ?? url).split(separator: ".").last?.lowercased() ?? ""
+        // Bytes, not characters: this runs for every file of a folder, and a million
+        // character-by-character splits took seconds.
+        let utf8 = url.utf8
+        let question = UInt8(ascii: "?"), dot = UInt8(ascii: ".")
+        // The text before the query (leading question marks skipped), its dots at the end dropped.
+        let start = utf8.firstIndex { $0 != question } ?? utf8.endIndex
+        var head = utf8[start...]
+        head = head[..<(head.firstIndex(of: question) ?? head.endIndex)]
+        while head.last == dot { head = head.dropLast() }
+        let last = head.lastIndex(of: dot).map { head[head.index(after: $0)...] } ?? head
+        // No extension named below is longer than four letters.
+        guard last.count <= 5 else { return .video }
+        let ext = String(decoding: last.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
         switch ext {
         case "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl", "svg", "svgz": return .image
         case "gif", "apng": return .gif

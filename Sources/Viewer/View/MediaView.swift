@@ -19,37 +19,41 @@ public final class MediaView {
     /// Extra observers (the program's event log); held strongly, removed by `reset()`.
     var observers: [MediaViewDelegate] = []
     /// Every option, in one value. The session follows every change at once.
-    public var settings = Settings() {
-        didSet {
-            session?.use(settings: settings)
-            if settings.shouldPreloadPlayableMedia && !oldValue.shouldPreloadPlayableMedia { preloadIfWanted() }
+    public var settings: Settings {
+        get { sharedSettings.value }
+        set {
+            let preloaded = sharedSettings.value.shouldPreloadPlayableMedia
+            // Views made alike share one copy until one of them changes an option.
+            if isKnownUniquelyReferenced(&sharedSettings) { sharedSettings.value = newValue }
+            else { sharedSettings = SharedSettings(newValue) }
+            session?.use(settings: newValue)
+            if newValue.shouldPreloadPlayableMedia && !preloaded { preloadIfWanted() }
         }
     }
+    /// Where `settings` is kept: one box for every view made `like` another, so a folder of
+    /// a million items holds its options once, not a million times.
+    var sharedSettings = SharedSettings.defaults
+    /// A number the app gives the view to find it by, as UIKit views have: the program
+    /// keeps each item's place in the order it was made here.
+    public var tag = 0
     /// What to show: the media, its thumbnail and preview, title and details.
     var content = Content() {
         didSet { session?.use(content: content) }
     }
     /// The run-time of one presentation (players, pictures, zoom); nil while not prepared.
     private(set) var session: MediaSession?
-    /// The window the view was last prepared for or shown in; nil until a queue takes it.
-    private(set) var windowFacts: WindowFacts?
-    /// Runs once the media is loaded or has failed.
-    var loadCompletion: ((MediaView) -> Void)?
-    /// A download of the media into the cache, started before it is presented.
-    var preloader: Downloader?
+    /// The window the view was opened for, what waits on it and what it says on screen:
+    /// made when the view is first opened or waited on, so that a view of a folder's
+    /// millionth file, which may never be reached, costs little more than its path.
+    var presence: Presence?
     /// The window showing the view, for minimizing and restoring from code.
     private(set) weak var stage: Stage?
-    /// Short lines over the media (resume position, screenshot saved), oldest first, each
-    /// while it lasts.
-    var messages: [OnScreenMessage] = []
-    /// Wakes the main loop; set when a queue takes the view.
-    private(set) var wake: @Sendable () -> Void = {}
 
     /// A view with no media and the default options.
     public init() {}
 
     isolated deinit {
-        preloader?.cancel()
+        presence?.preloader?.cancel()
     }
 
     /// Sets the title and details shown at the top while the controls show.
@@ -170,7 +174,10 @@ public final class MediaView {
     }
 
     /// Takes the options of `other`: a dropped file plays like the one on screen.
-    func takeOptions(of other: MediaView) { settings = other.settings }
+    func takeOptions(of other: MediaView) {
+        settings = other.settings
+        sharedSettings = other.sharedSettings
+    }
 
     /// Lets go of the session (threads, sound stream, pictures) but keeps the media, so the
     /// view can be presented again later, from the start.

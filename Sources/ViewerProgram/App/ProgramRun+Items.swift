@@ -7,24 +7,41 @@ import Web
 /// remember where it was left.
 extension ProgramRun {
     /// A new item for `input`, observed by the event log and resume, known to the socket.
+    ///
+    /// Every item is made like one template, which holds the options and the recorders
+    /// once: a folder of a million files costs a view with its path per file, not a copy
+    /// of every option and three recorders each.
     func makeItem(_ input: String) -> MediaView {
-        let v = Self.configuredView(input, options: options)
-        icons.apply(to: v)
-        v.addObserver(EventRecorder(log: log, index: made, source: SourceOptions.redacted(input)))
+        let template = itemTemplate()
+        // Settings set over the socket reach the template, so the items made after share
+        // them too rather than each making its own copy.
+        ipc?.adopt(template)
+        let v = MediaView(like: template)
+        v.setMedia(url: input)
+        v.setTitle(options.look.title, details: options.look.details)
+        // The item's number in the event log, and (plus one) its playlist entry id.
+        v.tag = made
         made += 1
-        ipc?.adopt(v)
-        if let store = resumeStore {
-            let r = ResumeRecorder(store: store, source: ViewerApp.absoluteInput(input))
-            v.addObserver(r)
-            resumers[ObjectIdentifier(v)] = r
-        }
         return v
     }
 
+    /// The view items are made like, made with the first: the command line's options, the
+    /// icons, and the recorders that tell each item apart by the view they hear.
+    private func itemTemplate() -> MediaView {
+        if let template { return template }
+        let t = Self.configuredView(nil, options: options)
+        icons.apply(to: t)
+        t.addObserver(EventRecorder(log: log))
+        if let relay = ipc?.relay { t.addObserver(relay) }
+        if let resumer { t.addObserver(resumer) }
+        template = t
+        return t
+    }
+
     /// A view configured from the command line.
-    static func configuredView(_ input: String, options o: ProgramOptions) -> MediaView {
+    static func configuredView(_ input: String?, options o: ProgramOptions) -> MediaView {
         let v = MediaView()
-        v.setMedia(url: input)
+        if let input { v.setMedia(url: input) }
         v.setTitle(o.look.title, details: o.look.details)
         v.shouldAutoPlayAfterPresentation = o.playback.autoplay
         v.allowLooping = o.playback.loop

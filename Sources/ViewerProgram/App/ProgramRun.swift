@@ -22,10 +22,11 @@ final class ProgramRun {
     var icons = ItemIcons()
     var signals: SignalWatch?
     var ipc: IPCController?
-    /// Where long video and audio were left; nil with `--no-resume` or no state directory.
-    var resumeStore: ResumeStore?
-    /// The resume recorder of each item, to remember the one on screen at the end.
-    var resumers: [ObjectIdentifier: ResumeRecorder] = [:]
+    /// Where long video and audio were left, heard from every item; nil with `--no-resume`
+    /// or no state directory.
+    var resumer: ResumeRecorder?
+    /// The view every item is made like (`makeItem`), made with the first item.
+    var template: MediaView?
     /// Items made so far: the next one's index in the event log.
     var made = 0
     /// What kept the queue from showing (no X display): reported once the queue is fed.
@@ -51,7 +52,7 @@ final class ProgramRun {
         signals = SignalWatch.install(on: queue)
         icons = ItemIcons(options.look)
         if options.desktop.resume {
-            resumeStore = ViewerApp.stateDirectory(environment).map { ResumeStore(path: $0 + "/resume") }
+            resumer = ViewerApp.stateDirectory(environment).map { ResumeRecorder(store: ResumeStore(path: $0 + "/resume")) }
         }
         // Items dropped or pasted later are made as the command line's are.
         queue.presentation.makeView = { self.makeItem($0) }
@@ -129,7 +130,7 @@ final class ProgramRun {
     /// and windows, and returns the exit status.
     func finish() -> Int32 {
         // The item on screen at the end is left, not dismissed: remember where.
-        if let c = queue.current { resumers[ObjectIdentifier(c)]?.remember(c) }
+        if let c = queue.current { resumer?.remember(c) }
         let stats = queue.statistics
         if options.scripts.benchmark { print(Self.benchmarkLine(stats)) }
         log?.log("stats", [("frames", .int(stats.framesShown)), ("dropped", .int(stats.droppedFrames))])

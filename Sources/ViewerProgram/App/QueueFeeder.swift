@@ -1,12 +1,17 @@
 import Dispatch
+import MediaCore
 import Viewer
 
 /// Hands a long list of items to the queue in batches from the main loop, so the first
 /// picture of a 100,000-file folder shows at once while the rest become views behind it.
 @MainActor
 final class QueueFeeder {
-    /// Items made into views before the loop starts; the rest follow a batch a loop turn.
+    /// Items made into views before the loop starts, and the step a later batch grows by.
     static let batch = 512
+    /// How long one loop turn may spend making views: keys and the control socket are
+    /// answered between turns, so a million files are queued in a few seconds while a
+    /// key press waits no more than this.
+    static let turnBudget = 0.008
 
     private let items: [String]
     private let startIndex: Int
@@ -38,9 +43,14 @@ final class QueueFeeder {
         }
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
-                let end = min(items.count, next + Self.batch)
-                queue.queue(mediaViews: views(next..<end))
-                next = end
+                let started = MonotonicClock.seconds()
+                var made: [MediaView] = []
+                while next < items.count && MonotonicClock.seconds() - started < Self.turnBudget {
+                    let end = min(items.count, next + Self.batch)
+                    made += views(next..<end)
+                    next = end
+                }
+                queue.queue(mediaViews: made)
                 feedLater(queue)
             }
         }

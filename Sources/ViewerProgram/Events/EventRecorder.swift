@@ -7,38 +7,37 @@ import Viewer
 @MainActor
 final class EventRecorder: MediaViewDelegate {
     let log: EventLog?
-    let index: Int
-    let source: String
     /// Set once any item failed, for the exit status.
     static var anyFailed = false
 
-    init(log: EventLog?, index: Int, source: String) {
+    /// One recorder for every item: each line names the item by its `tag` (the order it
+    /// was made in) and its source.
+    init(log: EventLog?) {
         self.log = log
-        self.index = index
-        self.source = source
     }
 
-    private func emit(_ event: String, _ extra: [(String, JSONValue)] = []) {
-        log?.log(event, [("index", .int(index)), ("source", .string(source))] + extra)
+    private func emit(_ event: String, _ v: MediaView, _ extra: [(String, JSONValue)] = []) {
+        guard let log else { return }
+        log.log(event, [("index", .int(v.tag)), ("source", .string(SourceOptions.redacted(v.mediaURL ?? "")))] + extra)
     }
 
-    func willPresent(mediaView: MediaView) { emit("will_present") }
-    func didPresent(mediaView: MediaView) { emit("presented") }
-    func willDismiss(mediaView: MediaView) { emit("will_dismiss") }
+    func willPresent(mediaView: MediaView) { emit("will_present", mediaView) }
+    func didPresent(mediaView: MediaView) { emit("presented", mediaView) }
+    func willDismiss(mediaView: MediaView) { emit("will_dismiss", mediaView) }
     /// The first picture on screen: start-up and next-item latency in `make bench`.
-    func didShowFirstFrame(for mediaView: MediaView) { emit("first_frame") }
-    func didDismiss(mediaView: MediaView) { emit("dismissed") }
-    func didPlayMedia(for mediaView: MediaView) { emit("played", [("position", .double(mediaView.position))]) }
-    func didPauseMedia(for mediaView: MediaView) { emit("paused", [("position", .double(mediaView.position))]) }
+    func didShowFirstFrame(for mediaView: MediaView) { emit("first_frame", mediaView) }
+    func didDismiss(mediaView: MediaView) { emit("dismissed", mediaView) }
+    func didPlayMedia(for mediaView: MediaView) { emit("played", mediaView, [("position", .double(mediaView.position))]) }
+    func didPauseMedia(for mediaView: MediaView) { emit("paused", mediaView, [("position", .double(mediaView.position))]) }
 
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {
         EventRecorder.anyFailed = true
         StandardError.write("mediaview: \(error.message)")
-        emit("failed", [("reason", .string(error.message))])
+        emit("failed", mediaView, [("reason", .string(error.message))])
     }
 
     func didFinishPlayableMedia(for mediaView: MediaView, withLoop didLoop: Bool) {
-        emit("finished", [("loop", .bool(didLoop))])
+        emit("finished", mediaView, [("loop", .bool(didLoop))])
     }
 
     func mediaView(_ mediaView: MediaView, didSetImage size: (width: Int, height: Int)) {
@@ -47,58 +46,58 @@ final class EventRecorder: MediaViewDelegate {
             fields.append(("kind", .string(i.kind.rawValue)))
             if let d = i.duration { fields.append(("duration", .double(d))) }
         }
-        emit("loaded", fields)
+        emit("loaded", mediaView, fields)
     }
 
     /// A preview's wait and its end: the latency of track previews in `make bench`.
     func mediaView(_ mediaView: MediaView, didHoverTrackAt position: Double) {
-        emit("track_hover", [("position", .double(position))])
+        emit("track_hover", mediaView, [("position", .double(position))])
     }
     func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double) {
-        emit("track_preview", [("position", .double(position)), ("waited", .double(waited))])
+        emit("track_preview", mediaView, [("position", .double(position)), ("waited", .double(waited))])
     }
 
     func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
-        emit("offset", [("progress", .double(offsetPercentage))])
+        emit("offset", mediaView, [("progress", .double(offsetPercentage))])
     }
-    func willChangeMinimization(for mediaView: MediaView) { emit("will_change_minimization") }
-    func didChangeMinimization(for mediaView: MediaView) { emit("did_change_minimization") }
+    func willChangeMinimization(for mediaView: MediaView) { emit("will_change_minimization", mediaView) }
+    func didChangeMinimization(for mediaView: MediaView) { emit("did_change_minimization", mediaView) }
     func willEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
-        emit("will_end_minimizing", [("minimized", .bool(isMinimized))])
+        emit("will_end_minimizing", mediaView, [("minimized", .bool(isMinimized))])
     }
     func didEndMinimizing(for mediaView: MediaView, atMinimizedState isMinimized: Bool) {
-        emit("did_end_minimizing", [("minimized", .bool(isMinimized))])
+        emit("did_end_minimizing", mediaView, [("minimized", .bool(isMinimized))])
     }
-    func willChangeDismissing(for mediaView: MediaView) { emit("will_change_dismissing") }
-    func didChangeDismissing(for mediaView: MediaView) { emit("did_change_dismissing") }
+    func willChangeDismissing(for mediaView: MediaView) { emit("will_change_dismissing", mediaView) }
+    func didChangeDismissing(for mediaView: MediaView) { emit("did_change_dismissing", mediaView) }
     func willEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool) {
-        emit("will_end_dismissing", [("dismissed", .bool(didDismiss))])
+        emit("will_end_dismissing", mediaView, [("dismissed", .bool(didDismiss))])
     }
     func didEndDismissing(for mediaView: MediaView, withDismissal didDismiss: Bool) {
-        emit("did_end_dismissing", [("dismissed", .bool(didDismiss))])
+        emit("did_end_dismissing", mediaView, [("dismissed", .bool(didDismiss))])
     }
-    func mediaView(_ mediaView: MediaView, didDownloadImage path: String) { downloaded("image", path) }
-    func mediaView(_ mediaView: MediaView, didDownloadVideo path: String) { downloaded("video", path) }
-    func mediaView(_ mediaView: MediaView, didDownloadAudio path: String) { downloaded("audio", path) }
-    func mediaView(_ mediaView: MediaView, didDownloadGif path: String) { downloaded("gif", path) }
-    private func downloaded(_ kind: String, _ path: String) {
-        emit("downloaded", [("kind", .string(kind)), ("path", .string(path))])
+    func mediaView(_ mediaView: MediaView, didDownloadImage path: String) { downloaded("image", mediaView, path) }
+    func mediaView(_ mediaView: MediaView, didDownloadVideo path: String) { downloaded("video", mediaView, path) }
+    func mediaView(_ mediaView: MediaView, didDownloadAudio path: String) { downloaded("audio", mediaView, path) }
+    func mediaView(_ mediaView: MediaView, didDownloadGif path: String) { downloaded("gif", mediaView, path) }
+    private func downloaded(_ kind: String, _ mediaView: MediaView, _ path: String) {
+        emit("downloaded", mediaView, [("kind", .string(kind)), ("path", .string(path))])
     }
-    func mediaViewWillRotate(_ mediaView: MediaView) { emit("will_rotate", [("rotation", .int(mediaView.userRotation))]) }
-    func mediaViewDidRotate(_ mediaView: MediaView) { emit("did_rotate", [("rotation", .int(mediaView.userRotation))]) }
-    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) { emit("screenshot", [("path", .string(path))]) }
-    func handleTitleSelection(in mediaView: MediaView) { emit("title_selected") }
-    func handleDetailsSelection(in mediaView: MediaView) { emit("details_selected") }
+    func mediaViewWillRotate(_ mediaView: MediaView) { emit("will_rotate", mediaView, [("rotation", .int(mediaView.userRotation))]) }
+    func mediaViewDidRotate(_ mediaView: MediaView) { emit("did_rotate", mediaView, [("rotation", .int(mediaView.userRotation))]) }
+    func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) { emit("screenshot", mediaView, [("path", .string(path))]) }
+    func handleTitleSelection(in mediaView: MediaView) { emit("title_selected", mediaView) }
+    func handleDetailsSelection(in mediaView: MediaView) { emit("details_selected", mediaView) }
     func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item) {
-        emit("trashed", [("path", .string(item.originalPath)), ("trashinfo", .string(item.infoPath))])
+        emit("trashed", mediaView, [("path", .string(item.originalPath)), ("trashinfo", .string(item.infoPath))])
     }
     func mediaView(_ mediaView: MediaView, didRestoreFromTrash item: Trash.Item) {
-        emit("restored", [("path", .string(item.originalPath))])
+        emit("restored", mediaView, [("path", .string(item.originalPath))])
     }
     /// A refusal is the user's own action failing: one line on stderr, but the run is not
     /// a failure for the exit status.
     func mediaView(_ mediaView: MediaView, didRefuseTrash reason: String) {
         StandardError.write("mediaview: \(reason)")
-        emit("trash_refused", [("reason", .string(reason))])
+        emit("trash_refused", mediaView, [("reason", .string(reason))])
     }
 }

@@ -32,7 +32,7 @@ extension IPCController {
 
     /// The entry id of `view`, for the events' `playlist_entry_id`.
     func entryFields(_ view: MediaView) -> [String: JSONValue] {
-        entryIDs[ObjectIdentifier(view)].map { ["playlist_entry_id": .int($0)] } ?? [:]
+        ["playlist_entry_id": .int(Self.entryID(view))]
     }
 
     /// One look at the player: a file that finished opening, a seek that landed, an empty

@@ -21,7 +21,7 @@ extension IPCController {
     /// One entry of mpv's `playlist`.
     func entry(_ v: MediaView, at index: Int) -> JSONValue {
         var o: [String: JSONValue] = ["filename": .string(v.mediaURL.map(SourceOptions.redacted) ?? "")]
-        if let id = entryIDs[ObjectIdentifier(v)] { o["id"] = .int(id) }
+        o["id"] = .int(Self.entryID(v))
         if v === queue.current { o["current"] = true; o["playing"] = true }
         if let t = v.title ?? v.info?.title { o["title"] = .string(t) }
         return .object(o)
@@ -82,8 +82,7 @@ extension IPCController {
             queue.insert(view, at: at < 0 ? queue.itemCount : at)
         }
         if flag.hasSuffix("-play"), queue.current == nil { queue.present(mediaView: view) }
-        guard let id = entryIDs[ObjectIdentifier(view)] else { return nil }
-        return .object(["playlist_entry_id": .int(id)])
+        return .object(["playlist_entry_id": .int(Self.entryID(view))])
     }
 
     /// `loadlist`: a text file of paths or URLs, one a line (`#` lines skipped, as in M3U).

@@ -94,13 +94,13 @@ extension IPCController {
             // Numbers or their text, as mpv takes both; 0-100 here (no amplification).
             guard let n = v.number else { throw IPCError.propertyFormat }
             c.player.volume = max(0, min(100, n)) / 100
-            for view in c.queue.playlist { c.apply(c.player, to: view) }
+            c.applyToAll()
         })),
         ("volume-max", PropertyRow { _ in .double(100) }),
         ("mute", PropertyRow(get: { c in .bool(c.player.muted ?? c.queue.current?.isMuted ?? false) }, set: { c, v in
             guard let muted = v.flag else { throw IPCError.propertyFormat }
             c.player.muted = muted
-            for view in c.queue.playlist { c.apply(c.player, to: view) }
+            c.applyToAll()
         })),
         ("speed", PropertyRow(get: { c in .double(c.queue.current?.playbackSpeed ?? 1) }, set: { c, v in
             // A number or its text, 0.25 to 4; anything else leaves the speed alone.
@@ -113,7 +113,7 @@ extension IPCController {
             if let f = v.flag { on = f } else if v.text == "inf" || v.text == "force" { on = true }
             else if let n = v.number { on = n > 0 } else { throw IPCError.propertyFormat }
             c.player.loopFile = on
-            for view in c.queue.playlist { c.apply(c.player, to: view) }
+            c.applyToAll()
         })),
         ("loop-playlist", PropertyRow(get: { _ in .bool(false) }, set: { _, v in
             // The queue does not start over; only "no" is a value it has.
@@ -123,7 +123,7 @@ extension IPCController {
                                                set: { c, v in
             guard let n = v.number, n > 0 else { throw IPCError.propertyFormat }
             c.player.imageDuration = n
-            for view in c.queue.playlist { c.apply(c.player, to: view) }
+            c.applyToAll()
         })),
         ("fullscreen", PropertyRow(get: { c in .bool(c.queue.current?.isFullscreen ?? false) }, set: { c, v in
             guard let on = v.flag else { throw IPCError.propertyFormat }

@@ -21,7 +21,7 @@ extension IPCController {
         case "sub-visibility":
             guard let on = value.flag else { throw .propertyFormat }
             if on != v.showsSubtitles { v.toggleSubtitles() }
-            for other in queue.playlist { other.showsSubtitles = on }
+            MediaView.changeAll(queue.playlist) { $0.showsSubtitles = on }
         case "sid":
             if value.flag == false { v.selectSubtitleTrack(id: nil); return }
             guard let n = value.number, let t = v.subtitleTracks.first(where: { Double($0.id) == n }) else { throw .propertyError }

@@ -18,8 +18,9 @@ final class IPCController {
     var observations: [Observation] = []
     /// Each client's name (`client_name`) and the events it turned off.
     var clients: [Int32: Client] = [:]
-    /// Playlist entry ids (mpv's `playlist_entry_id`), counted from 1 in the order items came.
-    var entryIDs: [ObjectIdentifier: Int] = [:]
+    /// Hears every item's callbacks and turns them into events; one for all items, held by
+    /// each of them (`adopt`).
+    private(set) lazy var relay = IPCEventRelay(controller: self)
     /// Views that played to their end, so `end-file` says `eof` rather than `stop`.
     var finished: Set<ObjectIdentifier> = []
     /// Player settings set over the socket, kept for items that come later: a player's
@@ -82,20 +83,29 @@ final class IPCController {
         keys.run = { [weak self] text in self?.runText(text, from: nil) }
     }
 
-    /// Takes a view into the IPC's view of the playlist: it gets an entry id, the player's
-    /// settings, and its events reach the clients.
+    /// Gives a view (the template the program's items are made like) the player's
+    /// settings. Items' events reach the clients through `relay`, which they are made
+    /// with, and an item's entry id is its `tag` counted from 1.
     func adopt(_ view: MediaView) {
-        guard entryIDs[ObjectIdentifier(view)] == nil else { return }
-        entryIDs[ObjectIdentifier(view)] = entryIDs.count + 1
         apply(player, to: view)
-        view.addObserver(IPCEventRelay(controller: self))
     }
 
+    /// mpv's `playlist_entry_id` of `view`: items counted from 1 in the order they came.
+    static func entryID(_ view: MediaView) -> Int { view.tag + 1 }
+
+    /// Gives `view` the settings set over the socket. Only what differs is written, so the
+    /// items of a folder keep sharing one copy of their options.
     func apply(_ p: PlayerSettings, to view: MediaView) {
-        if let v = p.volume { view.volume = v }
-        if let m = p.muted { view.isMuted = m }
-        if let l = p.loopFile { view.allowLooping = l }
-        if let d = p.imageDuration { view.imageDuration = d }
+        if let v = p.volume, view.volume != v { view.volume = v }
+        if let m = p.muted, view.isMuted != m { view.isMuted = m }
+        if let l = p.loopFile, view.allowLooping != l { view.allowLooping = l }
+        if let d = p.imageDuration, view.imageDuration != d { view.imageDuration = d }
+    }
+
+    /// Gives every item of the playlist the settings set over the socket, items that
+    /// shared their options still sharing them.
+    func applyToAll() {
+        MediaView.changeAll(queue.playlist) { apply(player, to: $0) }
     }
 
     /// Answers one line from `client`.

@@ -2,11 +2,11 @@ import MediaCore
 import Playback
 import Viewer
 
-/// Hears one view's callbacks and turns them into mpv's events for every IPC client:
+/// Hears the views' callbacks and turns them into mpv's events for every IPC client:
 /// `start-file`, `end-file`, `pause`, `unpause`, `seek`. What no callback reports comes
 /// from `IPCController.watch()`.
 ///
-/// A relay of its own per view, held by the view, so the controller is not kept alive by
+/// One relay for every view, held by the views, so the controller is not kept alive by
 /// the views nor they by it. Only the presented view speaks: the one opened ahead of time
 /// says nothing until it is on screen.
 @MainActor

@@ -152,7 +152,7 @@ struct MediaViewTests {
         q.queue(mediaView: v)
         pump(q, seconds: 5) { v.hasPicture }
         #expect(v.info?.kind == .animated)
-        let tmp = try #require(v.content.files.paths.first)
+        let tmp = try #require(v.content.files?.paths.first)
         v.resetMedia()
         #expect(!FileManager.default.fileExists(atPath: tmp), "the temporary copy is removed on reset")
     }
