@@ -1,5 +1,4 @@
-import Glibc
 import ViewerProgram
 
 // The program is a thin shell: its policy lives in ViewerProgram, the viewer in Viewer.
-exit(ViewerApp.main(arguments: ViewerApp.systemArguments))
+ViewerApp.end(with: ViewerApp.main(arguments: ViewerApp.systemArguments))

@@ -27,7 +27,7 @@ final class WorkerSpawner: @unchecked Sendable {
             jobs.append(job)
             if !started {
                 started = true
-                NamedThread.start(name: "worker-spawner") { [self] in serve() }
+                NamedThread.start(name: "worker-spawner", lifelong: true) { [self] in serve() }
             }
             condition.broadcast()
             while job.result == nil { condition.wait() }

@@ -15,9 +15,9 @@ extension Gallery {
         if hover.isDue(now: now), let i = hover.index {
             switch playable(i) {
             case .video(let path, let length):
-                let loop = stage.loop
+                let waker = stage.loop.waker
                 let options = queue.current?.playerOptions.source ?? SourceOptions()
-                hover.begin(TrackPreviewer(url: path, options: options, width: l.thumbnail, wake: { loop.wake() }),
+                hover.begin(TrackPreviewer(url: path, options: options, width: l.thumbnail, wake: { waker.wake() }),
                             length: length)
                 queue.presentation.onGalleryEvent?(.hoverRested(index: i, plays: true))
             case .notYet:

@@ -74,10 +74,10 @@ final class Gallery {
         let size = Self.size(for: stage.bounds, scale: scale(on: stage))
         if worker == nil || worker?.size != size {
             worker?.close()
-            let loop = stage.loop
+            let waker = stage.loop.waker
             worker = ThumbnailWorker(store: queue.presentation.thumbnailStore, size: size,
                                      maxPixels: queue.current?.playerOptions.source.maxPixels ?? 100_000_000,
-                                     wake: { loop.wake() })
+                                     wake: { waker.wake() })
             images.removeAll()
         }
         var l = layout(in: stage.bounds, scale: scale(on: stage))

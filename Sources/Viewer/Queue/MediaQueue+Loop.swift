@@ -118,9 +118,9 @@ extension MediaQueue {
         return .wait(deadline)
     }
 
-    /// Whether an empty queue ends the run: the app said so, or the presentation quits when
-    /// the queue is done (`autoExit`).
-    var endsWhenDone: Bool { endsWhenEmpty || presentation.autoExit }
+    /// Whether an empty queue ends the run: the app said so, the presentation quits when
+    /// the queue is done (`autoExit`), or the run is bounded by a frame count.
+    var endsWhenDone: Bool { endsWhenEmpty || presentation.autoExit || presentation.frameLimit != nil }
 
     /// Moves on when the current view is done and the queue should advance. Returns when
     /// to look again.
@@ -132,7 +132,11 @@ extension MediaQueue {
             // A thumbnail that ended stays on its last frame, as a browser's picture-in-picture
             // does: the user put it aside to watch, not to have the queue move on in a corner.
             let more = views.count > 1 && screen?.stage.isMinimized != true
-            if v.shouldDismissAfterFinishedPlaying || presentation.autoExit || (more && presentation.advancesAutomatically) {
+            // A run bounded by a frame count is a script's: an item that failed or ended
+            // before the count moves on as with autoExit, so the run ends rather than
+            // waiting on frames that will never come.
+            let bounded = presentation.autoExit || presentation.frameLimit != nil
+            if v.shouldDismissAfterFinishedPlaying || bounded || (more && presentation.advancesAutomatically) {
                 presentNext()
                 return 0
             }

@@ -181,10 +181,13 @@ public final class MediaQueue {
         screen?.loop.wake()
     }
 
-    /// Closes every view's player and the window (the end of the program).
+    /// Closes every view's player and the window (the end of the program). Every player the
+    /// queue holds is closed here, pinned and trashed ones too, and closing joins its
+    /// threads: none is left to run while the process exits.
     public func shutdown() {
         screen?.gallery.close()
-        for v in views + history { v.resetMedia() }
+        let pinned = screen?.pinned.compactMap(\.view) ?? []
+        for v in views + history + pinned + trashed.map(\.view) { v.resetMedia() }
         // What goes is let go only once these fields are written: a view's last release can
         // end an observer (the MPRIS player) that takes its descriptors out of the loop, and
         // that reads these fields; inside the write it would be a conflicting access.
@@ -238,11 +241,12 @@ public final class MediaQueue {
 
     /// Starts opening `v` off screen, sized for the window, waking the loop as it decodes.
     func openAhead(_ v: MediaView, on s: Screen) {
-        let loop = s.loop
+        // The waker, not the loop: the view's threads must never hold the X connection.
+        let waker = s.loop.waker
         var facts = s.stage.windowFacts
         // Not on the stage yet: the desktop's scale reaches it when it is shown.
         facts.desktopScale = nil
-        v.prepare(for: facts, wake: { loop.wake() })
+        v.prepare(for: facts, wake: { waker.wake() })
     }
 
     func unprepare() {

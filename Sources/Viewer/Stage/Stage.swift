@@ -141,8 +141,10 @@ final class Stage {
     /// Puts `v` on screen, opening it if it was not prepared ahead.
     func show(_ v: MediaView) {
         view = v
-        let l = loop
-        v.show(on: self, window: windowFacts, wake: { l.wake() }, lowPower: isMinimized)
+        // The player's threads hold the waker, never the loop and its X connection: the last
+        // of them to end must not be the one that closes the display.
+        let waker = loop.waker
+        v.show(on: self, window: windowFacts, wake: { waker.wake() }, lowPower: isMinimized)
         awaitingFirstFrame = true
         window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true

@@ -25,7 +25,8 @@ public struct PresentationOptions {
     /// A slide show: stills and GIFs also move on after their `imageDuration`, and the last
     /// item stays (the bundled demo, which a newcomer watches before touching a key).
     public var advancesStills = false
-    /// Quit after this many frames were shown.
+    /// Quit after this many frames were shown; an item that fails or ends before moves on,
+    /// and the run ends when the queue does.
     public var frameLimit: Int?
     /// Where the thumbnail's place and size are remembered between runs (a small text
     /// file); nil remembers them only while the queue runs.

@@ -141,12 +141,19 @@ final class ProgramRun {
             ViewerApp.say("mediaview: stopped by signal \(sig)")
             status = 128 + sig
         }
-        // Let go of players (sound streams) and windows before the process ends.
+        // Let go of players (sound streams) and windows before the process ends, then wait
+        // for the threads that were working for them (a preview, a thumbnail, a player's
+        // last release): `exit` must not tear the libraries down under one of them.
         queue.shutdown()
-        log?.log("exit", [("status", .int(Int(status)))])
+        let left = BackgroundThreads.waitForAll(seconds: Self.threadGrace)
+        log?.log("exit", [("status", .int(Int(status))), ("threads", .int(left))])
         ipc?.shutdown()
         return status
     }
+
+    /// Seconds the end waits for background threads: longer than a preview's or a
+    /// thumbnail's bounded piece of work, short enough that a quit still feels instant.
+    static let threadGrace = 3.0
 
     /// Summary line of `--benchmark`.
     static func benchmarkLine(_ s: PlaybackStatistics) -> String {

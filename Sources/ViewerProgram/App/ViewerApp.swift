@@ -37,6 +37,19 @@ public enum ViewerApp {
         }
     }
 
+    /// Ends the process with `status`, after `main` returned it.
+    ///
+    /// Normally through `exit`, which also runs the libraries' own clean-up. If a thread
+    /// of the viewer is still running (stuck in a system call past the end's grace time),
+    /// the program's output is flushed and it leaves with `_exit`: the libraries'
+    /// destructors running under a live thread crashed the viewer at quit, and the event
+    /// log, state files and sockets are already written and closed by then.
+    public static func end(with status: Int32) -> Never {
+        if BackgroundThreads.running == 0 { exit(status) }
+        fflush(nil)
+        _exit(status)
+    }
+
     /// The checked options; the information options print and end the launch here.
     static func parseOptions(_ arguments: [String]) throws(ExitStatus) -> ProgramOptions {
         var options: ProgramOptions

@@ -1,10 +1,9 @@
 import Dispatch
-import Glibc
 
 extension EventLoop {
-    /// Runs `turn` from dispatch sources on the main queue until it says stop, for an app
-    /// whose main thread is libdispatch's (an `async` main, or one that called
-    /// `dispatchMain()`): the same turns as the blocking loop, woken by the same things.
+    /// Runs `turn` on the main queue until it says stop, for an app whose main thread is
+    /// libdispatch's (an `async` main, or one that called `dispatchMain()`): the same turns
+    /// as the blocking loop, between the same sleeps, woken and ended by the same things.
     @MainActor
     public func runDispatched(_ turn: @escaping @MainActor () -> LoopStep) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -13,14 +12,22 @@ extension EventLoop {
     }
 }
 
-/// The sources that stand in for `poll` when libdispatch owns the main thread.
+/// The blocking loop's sleep, taken off the main thread: each sleep is polled on a serial
+/// queue of its own while the main queue runs the app's work, and the turn after it runs
+/// on the main queue again.
+///
+/// One sleep set for both drivers, not a dispatch source per descriptor: sources made at
+/// the start missed descriptors the app watched later (a control socket's clients), and
+/// one whose descriptor was closed right after being written (a pipe whose writer ends
+/// there) left libdispatch's epoll set unheard, so a quit sent that way ended `run()` but
+/// never `run() async`.
 @MainActor
 private final class DispatchedLoop {
     let loop: EventLoop
     let turn: @MainActor () -> LoopStep
     var done: CheckedContinuation<Void, Never>?
-    var sources: [DispatchSourceProtocol] = []
-    let timer = DispatchSource.makeTimerSource(queue: .main)
+    /// Where sleeps are polled, one at a time: a turn asks for the next only after the last.
+    let poller = DispatchQueue(label: "mediaview.loop-sleep")
     /// A turn is already queued; more wake-ups before it runs add nothing.
     var stepQueued = false
 
@@ -30,28 +37,7 @@ private final class DispatchedLoop {
         self.done = done
     }
 
-    func start() {
-        let fds = loop.coreDescriptors
-        addSource(fds.x) {}
-        addSource(fds.wake) { [loop] in loop.drainWakePipe() }
-        for (fd, handler) in loop.watched { addSource(fd, handler) }
-        // The sources hold this object until `finish` cancels them.
-        timer.setEventHandler { MainActor.assumeIsolated { self.step() } }
-        timer.resume()
-        queueStep()
-    }
-
-    private func addSource(_ fd: Int32, _ handler: @escaping () -> Void) {
-        let s = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        s.setEventHandler {
-            MainActor.assumeIsolated {
-                handler()
-                self.step()
-            }
-        }
-        s.resume()
-        sources.append(s)
-    }
+    func start() { queueStep() }
 
     private func queueStep() {
         guard !stepQueued else { return }
@@ -63,20 +49,20 @@ private final class DispatchedLoop {
         guard done != nil else { return }
         switch turn() {
         case .stop:
-            finish()
+            done?.resume()
+            done = nil
         case .wait(let deadline):
-            // Events Xlib read while drawing are invisible to the descriptor's source.
-            if loop.hasQueuedEvents { queueStep(); return }
-            let ns = deadline.map { Int(max(0, min(3600, $0)) * 1e9) } ?? 3_600_000_000_000
-            timer.schedule(deadline: .now() + .nanoseconds(ns))
+            // Events Xlib read while drawing are invisible to poll: another turn at once.
+            guard let sleep = loop.sleep(timeout: deadline, servingMainQueue: false) else { queueStep(); return }
+            poller.async {
+                let slept = sleep.polled()
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        self.loop.handle(slept)
+                        self.step()
+                    }
+                }
+            }
         }
-    }
-
-    private func finish() {
-        for s in sources { s.cancel() }
-        sources.removeAll()
-        timer.cancel()
-        done?.resume()
-        done = nil
     }
 }

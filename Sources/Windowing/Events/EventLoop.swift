@@ -17,11 +17,11 @@ public enum LoopStep: Equatable, Sendable {
 /// its turns, so a timer fires on time while a video plays.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked: only `wake()` is called from other threads, and it touches nothing but
-    // the pipe's write end (a file descriptor, written with a syscall). Everything else is
-    // used from the thread that runs the loop.
+    // the waker (a pipe, written with a syscall). Everything else is used from the thread
+    // that runs the loop.
     let display: XDisplay
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// What other threads hold to wake this loop (never the loop itself; see `LoopWaker`).
+    public let waker: LoopWaker
     private var windows: [UInt: (window: XWindow, surface: Surface?)] = [:]
     private var repeats: KeyRepeatFilter
     /// Descriptors the app added, with what to do when they can be read.
@@ -32,28 +32,13 @@ public final class EventLoop: @unchecked Sendable {
     public init(display: XDisplay) throws(XError) {
         self.display = display
         repeats = KeyRepeatFilter(display: display)
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw XError("cannot create the wake pipe") }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
+        waker = try LoopWaker()
         mainQueue = MainQueuePort.forThisThread()
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    /// Makes the loop look again; safe from any thread (decoders call it for new frames).
-    /// It carries no work: what runs on the main thread goes through the main dispatch queue.
-    public func wake() {
-        var b: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &b, 1)
-    }
+    /// Makes the loop look again; safe from any thread. A thread that keeps waking the loop
+    /// holds `waker` instead, so it never holds the X connection.
+    public func wake() { waker.wake() }
 
     /// Adds a descriptor to the loop: `onReadable` runs on the loop's thread whenever it can
     /// be read (a socket, a bus connection, a signal pipe). Watching it again replaces it.
@@ -79,34 +64,26 @@ public final class EventLoop: @unchecked Sendable {
     /// queue, or `timeout` seconds (nil: no limit); then runs the app's work that came due.
     public func wait(timeout: Double?) {
         mainQueue?.run()
-        if XPending(display.raw) > 0 { return }
-        var fds = [pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        if let q = mainQueue { fds.append(pollfd(fd: q.descriptor, events: Int16(POLLIN), revents: 0)) }
-        let extra = Array(watched.keys)
-        for fd in extra { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        let ms: Int32 = timeout.map { Int32(max(0, min(3_600_000, ($0 * 1000).rounded(.up)))) } ?? -1
-        _ = poll(&fds, nfds_t(fds.count), ms)
-        if fds[1].revents != 0 { drainWakePipe() }
-        let firstExtra = mainQueue == nil ? 2 : 3
-        for (i, fd) in extra.enumerated() where fds[firstExtra + i].revents != 0 {
-            watched[fd]?()
-        }
+        guard let sleep = sleep(timeout: timeout, servingMainQueue: true) else { return }
+        handle(sleep.polled())
         mainQueue?.run()
     }
 
-    /// Empties the wake pipe; a wake only says "look again", however many came.
-    func drainWakePipe() {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buf, buf.count) > 0 {}
+    /// What the next sleep waits on; nil when there is no need to sleep, as Xlib already
+    /// holds events (asking also sends what was drawn to the server).
+    func sleep(timeout: Double?, servingMainQueue: Bool) -> LoopSleep? {
+        if XPending(display.raw) > 0 { return nil }
+        return LoopSleep(x: display.fileDescriptor, wake: waker.readEnd,
+                         mainQueue: servingMainQueue ? mainQueue?.descriptor : nil,
+                         watched: Array(watched.keys), timeout: timeout)
     }
 
-    /// The descriptors the loop sleeps on besides the app's: the X connection and the wake
-    /// pipe.
-    var coreDescriptors: (x: Int32, wake: Int32) { (display.fileDescriptor, wakeRead) }
-
-    /// Whether Xlib already holds events read off the connection, which poll cannot see.
-    var hasQueuedEvents: Bool { XEventsQueued(display.raw, QueuedAlready) > 0 }
+    /// Acts on what a sleep found: empties the wake pipe, runs the handlers of the app's
+    /// descriptors that are ready (a descriptor unwatched meanwhile is skipped).
+    func handle(_ sleep: LoopSleep) {
+        if sleep.woke { waker.drain() }
+        for fd in sleep.readyWatched { watched[fd]?() }
+    }
 
     /// Takes every queued X event and returns the ones the viewer handles, by window.
     public func pendingEvents() -> [(window: UInt, event: WindowEvent)] {

@@ -77,6 +77,19 @@ extension MediaviewProgram {
             #expect((events[f]["reason"] as? String)?.contains("No such file") == true)
         }
 
+        /// `--frames N` bounds a script's run: an item that fails before showing a frame
+        /// ends it with the failure's one line and status 1, rather than waiting for ever.
+        @Test func frameLimitEndsAfterAFailedItem() throws {
+            let dir = try Scratch.directory("frames-broken")
+            let path = dir + "/broken.jpg"
+            try Data("this is not a picture".utf8).write(to: URL(fileURLWithPath: path))
+            let r = try mediaview(["--frames", "1", "--no-audio", path], timeout: 15)
+            #expect(!r.timedOut, "--frames 1 did not end after its one item failed")
+            #expect(r.status == 1, "status \(r.status); stderr: \(r.stderr)")
+            let errs = lines(r.stderr)
+            #expect(errs.count == 1 && errs.first?.contains("broken.jpg") == true, "stderr: \(errs)")
+        }
+
         @Test func allGoodExitsZeroQuietly() throws {
             let red = try Fixtures.solidImage("red")
             let blue = try Fixtures.solidImage("blue")

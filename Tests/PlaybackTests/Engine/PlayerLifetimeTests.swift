@@ -38,4 +38,32 @@ import Testing
         while Self.playerThreads() > before && MonotonicClock.seconds() < end { usleep(20_000) }
         #expect(Self.playerThreads() == before, "\(Self.playerThreads() - before) player threads outlived the player")
     }
+
+    /// What a player's wake-up holds (the viewer's loop, once its X connection).
+    final class Held: Sendable {}
+
+    /// Closing joins the threads: once a dropped player's deinit has returned, none of its
+    /// threads runs and nothing they held is still held, so an `exit` right after (a quit)
+    /// cannot run under one of them tearing its stages down.
+    @Test("Once a dropped player is gone, its threads are gone and let go of what they held")
+    func dropIsTheEnd() throws {
+        let path = try Fixtures.solidVideo("blue", width: 160, height: 120, seconds: 3, tone: 440)
+        let before = Self.playerThreads()
+        weak var held: Held?
+        do {
+            let token = Held()
+            held = token
+            let p = Player(url: "file:" + path, options: PlayerOptions(), wake: { withExtendedLifetime(token) {} })
+            let start = MonotonicClock.seconds()
+            var shown = 0
+            while MonotonicClock.seconds() - start < 3 && shown < 3 {
+                if case .show = p.nextFrame() { shown += 1 }
+                usleep(5_000)
+            }
+            #expect(shown > 0, "the player showed nothing")
+        }
+        // No waiting: the deinit that just returned is the end.
+        #expect(Self.playerThreads() == before, "\(Self.playerThreads() - before) player threads still running")
+        #expect(held == nil, "a thread of the dropped player still held its wake-up")
+    }
 }

@@ -127,4 +127,60 @@ struct RunLoopTests {
         #expect(records.contains { $0.device == .key && $0.name == "q" && $0.isPress && $0.outcome == .taken(.quit) },
                 "\(records)")
     }
+
+    @Test("A descriptor its writer writes and closes at once still ends the loop", arguments: Driver.allCases)
+    func closedWriterEnds(driver: Driver) async throws {
+        let v = try still("red")
+        let q = makeQueue([v])
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (reader, writer) = (fds[0], fds[1])
+        var heard = false
+        q.watch(fileDescriptor: reader) { [weak q] in
+            heard = true
+            q?.quit()
+        }
+        // What the safety quit does: one byte, then both ends closed, from another thread.
+        let writes = FirstFrame { _ in
+            Thread.detachNewThread {
+                var b: UInt8 = 1
+                _ = write(writer, &b, 1)
+                close(writer)
+                close(reader)
+            }
+        }
+        v.addObserver(writes)
+        let r = await run(q, driver)
+        q.unwatch(fileDescriptor: reader)
+        #expect(r.ok && heard)
+        #expect(r.seconds < Self.safety, "the written and closed descriptor did not end the loop")
+    }
+
+    @Test("A descriptor watched while the loop runs is heard", arguments: Driver.allCases)
+    func lateWatchIsHeard(driver: Driver) async throws {
+        let v = try still("red")
+        let q = makeQueue([v])
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (reader, writer) = (fds[0], fds[1])
+        var heard = false
+        // Watched only once the loop runs (as a control socket's client is), then written.
+        let watches = FirstFrame { [weak q] _ in
+            q?.watch(fileDescriptor: reader) { [weak q] in
+                heard = true
+                q?.quit()
+            }
+            Thread.detachNewThread {
+                var b: UInt8 = 1
+                _ = write(writer, &b, 1)
+            }
+        }
+        v.addObserver(watches)
+        let r = await run(q, driver)
+        q.unwatch(fileDescriptor: reader)
+        close(reader)
+        close(writer)
+        #expect(r.ok && heard)
+        #expect(r.seconds < Self.safety, "a descriptor watched during the run was not heard")
+    }
 }
