@@ -1,4 +1,4 @@
-# scripts/bench/case-gallery.sh: case (gallery), the gallery over a folder of 1,000 12-megapixel photos.
+# scripts/bench/case-gallery.sh: case (gallery), the gallery over a folder of 1,000 12-megapixel camera photos.
 # Sourced by run-cases.sh (its helpers: quiet, record, wait_event, $work, $mv, $media, $runs).
 #
 #   cold: an empty thumbnail cache; `g`, then the thumbnails of the first screen and the
@@ -11,18 +11,26 @@
 # Both read the program's event log: gallery_shown, thumbnail_made, gallery_first_screen.
 
 # 1,000 photos: five different 4000x3000 JPEGs, each linked 200 times (a link is its own
-# path, so its own URI and thumbnail, and costs no disk).
+# path, so its own URI and thumbnail, and costs no disk). Camera-like: each carries an EXIF
+# block with a 160x120 thumbnail of itself in IFD1, as every camera and phone writes, so a
+# gallery that reads those is measured on what it meets in a folder of photos.
 gallery_folder() {
-    local dir=$media/gallery1000 i
+    local dir=$media/gallery1000cam i photo
     [ -e "$dir/p0999.jpg" ] && return 0
     mkdir -p "$dir"
     for i in 0 1 2 3 4; do
-        [ -s "$media/photo12mp-$i.jpg" ] ||
-            ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=4000x3000,hue=h=$((i * 70)),noise=alls=10:allf=u" \
-                -frames:v 1 -q:v 3 -f image2 "$media/photo12mp-$i.jpg"
+        photo=$media/photo12mp-cam-$i.jpg
+        [ -s "$photo" ] && continue
+        ffmpeg -nostdin -v error -y -f lavfi -i "testsrc2=size=4000x3000,hue=h=$((i * 70)),noise=alls=10:allf=u" \
+            -frames:v 1 -q:v 3 -f image2 "$photo.tmp.jpg"
+        ffmpeg -nostdin -v error -y -i "$photo.tmp.jpg" -vf scale=160:120 -q:v 5 "$photo.thumb.jpg"
+        exiftool -q -overwrite_original -Make=Bench -Model=Camera12 -Orientation#=1 \
+            "-ThumbnailImage<=$photo.thumb.jpg" "$photo.tmp.jpg"
+        mv "$photo.tmp.jpg" "$photo"
+        rm -f "$photo.thumb.jpg"
     done
     for i in $(seq 0 999); do
-        ln -f "$media/photo12mp-$((i % 5)).jpg" "$dir/$(printf 'p%04d.jpg' "$i")"
+        ln -f "$media/photo12mp-cam-$((i % 5)).jpg" "$dir/$(printf 'p%04d.jpg' "$i")"
     done
 }
 
@@ -31,7 +39,7 @@ gallery_run() {
     local cache=$1 label=$2 pid
     rm -f "$work/events"
     XDG_CACHE_HOME=$cache "$mv" --windowed --geometry $geom --no-audio --events "$work/events" \
-        "$media/gallery1000" >/dev/null 2>"$work/err" </dev/null &
+        "$media/gallery1000cam" >/dev/null 2>"$work/err" </dev/null &
     pid=$!
     wait_event "$work/events" '"first_frame"' 20 || say "(gallery) no first frame"
     sleep 0.5

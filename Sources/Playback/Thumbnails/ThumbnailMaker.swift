@@ -56,14 +56,16 @@ public enum ThumbnailMaker {
         return read(fd, &head, 3) == 3 && head == [0xFF, 0xD8, 0xFF]
     }
 
-    /// libjpeg-turbo at the largest DCT scale-down that still covers `size`.
+    /// The camera's own thumbnail when it serves (`embedded`), else libjpeg-turbo at the
+    /// largest DCT scale-down that still covers `size`. Only the head of the file is read
+    /// for the first: a camera folder's first screen costs no twelve-megapixel reads.
     static func jpeg(path: String, size: Int, maxPixels: Int) throws -> StillDecoder.RGBA {
-        let bytes = try readFile(path)
+        let head = try readFile(path, first: headBytes)
+        if let p = head.withUnsafeBytes({ embedded($0, size: size) }) { return p }
+        let bytes = head.count < headBytes ? head : try readFile(path)
         let lowres = try bytes.withUnsafeBytes { raw throws(AVError) -> Int in
             let (w, h) = try JPEGStill.storedSize(raw)
-            var lowres = 0
-            while lowres < 3, max(w, h) >> (lowres + 1) >= size { lowres += 1 }
-            return lowres
+            return Self.lowres(width: w, height: h, size: size)
         }
         let frame = try bytes.withUnsafeBytes { raw throws(AVError) in
             try JPEGStill(lowres: lowres, maxPixels: maxPixels).decode(raw)
@@ -159,8 +161,8 @@ public enum ThumbnailMaker {
         return StillDecoder.RGBA(width: dw, height: dh, pixels: out)
     }
 
-    /// A whole file's bytes, or why not, in one line.
-    static func readFile(_ path: String, limit: Int = 512 << 20) throws(AVError) -> [UInt8] {
+    /// A whole file's bytes (at most its `first` bytes), or why not, in one line.
+    static func readFile(_ path: String, limit: Int = 512 << 20, first: Int = .max) throws(AVError) -> [UInt8] {
         // Non-blocking, and regular files only: a pipe or device would block the reader.
         let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw AVError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -168,6 +170,6 @@ public enum ThumbnailMaker {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw AVError(message: "\(path): not a regular file") }
         guard Int(st.st_size) <= limit else { throw AVError(message: "\(path): too big for a thumbnail") }
-        return WholeFile.read(fd, size: Int(st.st_size))
+        return WholeFile.read(fd, size: min(first, Int(st.st_size)))
     }
 }

@@ -34,6 +34,10 @@ final class Gallery {
     var press: (x: Int, y: Int)?
     /// The grid must be drawn again.
     var needsRedraw = false
+    /// A cell on screen got its thumbnail since the grid was last drawn.
+    private var thumbnailsArrived = false
+    /// When the grid was last drawn.
+    private var drawnAt = -Double.infinity
     /// The video cell playing under the resting pointer.
     let hover = GalleryHover()
 
@@ -159,14 +163,24 @@ final class Gallery {
         if topRow > l.maxTopRow { topRow = l.maxTopRow; needsRedraw = true }
         selection = min(selection, max(0, l.count - 1))
         askForThumbnails(l, worker: worker)
-        for e in worker.takeEvents() {
-            needsRedraw = true
+        let events = worker.takeEvents()
+        let onScreen = events.isEmpty ? [] : Set(l.visible.compactMap(path))
+        for e in events {
+            // The screens made ahead change nothing on show: no redraw for them.
+            if onScreen.contains(e.path) { thumbnailsArrived = true }
             queue.presentation.onGalleryEvent?(.thumbnail(path: e.path, source: e.source, seconds: e.seconds, reason: e.reason))
             if let problem = e.cacheProblem { queue.presentation.onWarning?(problem) }
         }
-        let deadline = turnHover(l, on: stage, now: now)
-        if stage.takeNeedsRedraw() || needsRedraw {
+        var deadline = turnHover(l, on: stage, now: now)
+        // Thumbnails arrive by the hundred a second from a camera folder; a redraw for each
+        // cost more than making them. Those that arrive together are drawn together, at
+        // most `thumbnailFrame` apart, which the eye still sees as cells filling in one by one.
+        let thumbnailsDue = thumbnailsArrived && now - drawnAt >= Self.thumbnailFrame
+        if thumbnailsArrived && !thumbnailsDue { deadline = min(deadline ?? .infinity, drawnAt + Self.thumbnailFrame - now) }
+        if stage.takeNeedsRedraw() || needsRedraw || thumbnailsDue {
             needsRedraw = false
+            thumbnailsArrived = false
+            drawnAt = now
             let complete = draw(on: stage, layout: l)
             if let start = shownAt, complete {
                 shownAt = nil
@@ -176,6 +190,9 @@ final class Gallery {
         }
         return deadline
     }
+
+    /// The shortest time between two redraws for thumbnails alone: 30 a second.
+    static let thumbnailFrame = 1.0 / 30
 
     /// Asks the worker for the cells on screen, then a screen below and one above, when
     /// the cells on screen changed since it was last asked.

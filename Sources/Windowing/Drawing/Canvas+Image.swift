@@ -15,6 +15,7 @@ extension Canvas {
         let v = rect.intersection(drawableRect)
         guard !v.isEmpty else { return }
         let sw = image.width, sh = image.height
+        if rect.width == sw && rect.height == sh && op == 255 { return blitUnscaled(image, at: rect, visible: v) }
         // Source position of each destination pixel centre, in 16.16: centre-aligned so a
         // 1:1 blit samples each source pixel exactly and an upscale is symmetric.
         let stepX = (sw << 16) / rect.width, stepY = (sh << 16) / rect.height
