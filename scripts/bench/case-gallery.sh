@@ -3,7 +3,7 @@
 #
 #   cold: an empty thumbnail cache; `g`, then the thumbnails of the first screen and the
 #         screen after it are made: thumbnails a second from the gallery showing to the
-#         last of them (target >= 50 on 2 cores), the first screen's time, and the player's
+#         last of them (target >= 150 on 2 cores), the first screen's time, and the player's
 #         CPU time per thumbnail (the threads run at nice 10, so on a busy machine the rate
 #         says more about the others than about us; the CPU time does not).
 #   warm: the same folder again, its thumbnails now in the cache: the gallery's first
