@@ -16,13 +16,13 @@ enum Confinement {
     static let files: UInt64 = 16
 
     /// Applies every step it can; the `SBX_*` bits of those applied.
-    static func apply() -> Int32 {
+    static func apply(_ kind: WorkerKind) -> Int32 {
         sbx_close_from(3)
         var done: Int32 = 0
         if sbx_die_with_parent() == 0 { done |= Int32(SBX_PDEATHSIG) }
         if sbx_no_new_privs() == 0 { done |= Int32(SBX_NO_NEW_PRIVS) }
         // Libraries that load or read files on first use do it now, while they still can.
-        Warmup.run()
+        Warmup.run(kind)
         if sbx_limits(addressSpace, files) == 0 { done |= Int32(SBX_RLIMITS) }
         if sbx_unshare_net() == 0 { done |= Int32(SBX_USERNS) }
         if sbx_landlock_deny_all(sbx_landlock_abi()) == 0 { done |= Int32(SBX_LANDLOCK) }

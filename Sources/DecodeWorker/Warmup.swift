@@ -10,18 +10,22 @@ import Playback
 /// detect the CPU on first use; FFmpeg and Little CMS build their tables. Confined, any of
 /// that would find its files refused and the picture shown without text, or not at all.
 enum Warmup {
-    /// Decodes each warm-up picture, colour managed, and drops the answers.
-    static func run() {
+    /// Decodes each warm-up picture `kind` needs, colour managed, and drops the answers: a
+    /// photos worker only sets up FFmpeg and Little CMS with a PNG.
+    static func run(_ kind: WorkerKind) {
         // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
         Playback.silenceFFmpegLog()
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
-        var pictures: [(String, [UInt8])] = [("warm-up.svg", Array(svg.utf8))]
+        var pictures: [(String, [UInt8])] = []
         if let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) { pictures.append(("warm-up.png", png)) }
-        for (name, text) in [("warm-up.avif", avif), ("warm-up.heic", heic), ("warm-up.jxl", jxl)] {
-            if let data = Data(base64Encoded: text.filter { !$0.isNewline }) { pictures.append((name, [UInt8](data))) }
+        if kind == .drawings {
+            pictures.append(("warm-up.svg", Array(svg.utf8)))
+            for (name, text) in [("warm-up.avif", avif), ("warm-up.heic", heic), ("warm-up.jxl", jxl)] {
+                if let data = Data(base64Encoded: text.filter { !$0.isNewline }) { pictures.append((name, [UInt8](data))) }
+            }
+            // Before the SVG: its text then finds these fonts open.
+            SVGFonts.holdOpen()
         }
-        // Before the SVG: its text then finds these fonts open.
-        SVGFonts.holdOpen()
         let sRGBDisplay: [UInt8]? = nil
         for (name, bytes) in pictures {
             if case .still(let picture)? = try? StillWork.decoded(bytes, name: name, target: nil, maxPixels: 1 << 20,

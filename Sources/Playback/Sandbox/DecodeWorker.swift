@@ -7,6 +7,8 @@ final class DecodeWorker {
     let socket: Int32
     /// The `SBX_*` confinement steps it applied.
     let steps: Int32
+    /// What it was made ready for.
+    let kind: WorkerKind
     /// Every step there is: what `--sandbox=strict` requires.
     static let allSteps = Int32(SBX_PDEATHSIG | SBX_NO_NEW_PRIVS | SBX_RLIMITS | SBX_USERNS | SBX_LANDLOCK | SBX_SECCOMP)
 
@@ -17,14 +19,15 @@ final class DecodeWorker {
         case stopped(String)
     }
 
-    private init(pid: pid_t, socket: Int32, steps: Int32) {
+    private init(pid: pid_t, socket: Int32, steps: Int32, kind: WorkerKind) {
         self.pid = pid
         self.socket = socket
         self.steps = steps
+        self.kind = kind
     }
 
     /// Starts the program at `path` and waits (at most 3 s) for its ready message.
-    static func start(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+    static func start(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
@@ -34,7 +37,7 @@ final class DecodeWorker {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(kind.rawValue), nil]
         // No Swift backtracer: on a crash it would start a helper program, which the sandbox
         // forbids, and the user would read "killed by the sandbox" instead of "crashed".
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
@@ -46,10 +49,10 @@ final class DecodeWorker {
             close(pair[0])
             return .failure(DecodeFailure("cannot start the decoder \(path): \(String(cString: strerror(rc)))"))
         }
-        let worker = DecodeWorker(pid: pid, socket: pair[0], steps: 0)
+        let worker = DecodeWorker(pid: pid, socket: pair[0], steps: 0, kind: kind)
         switch worker.wait(timeout: 3) {
         case .answer(let m) where m.kind == .ready:
-            return .success(DecodeWorker(pid: pid, socket: pair[0], steps: Int32(truncatingIfNeeded: m.numbers[0])))
+            return .success(DecodeWorker(pid: pid, socket: pair[0], steps: Int32(truncatingIfNeeded: m.numbers[0]), kind: kind))
         case .answer:
             worker.stop()
             return .failure(DecodeFailure("the decoder did not start: it said something else first"))

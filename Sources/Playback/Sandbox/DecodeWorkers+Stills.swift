@@ -19,7 +19,7 @@ extension DecodeWorkers {
     /// mode without a full sandbox).
     func still(_ bytes: [UInt8], name: String, options: PlayerOptions) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
-        switch take() {
+        switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
         case nil:
             if options.sandbox == .strict { throw AVError(message: "\(name): no sandboxed decoder is installed (--sandbox=strict)") }
             sayOnce("the sandboxed decoder (mediaview-worker) is not installed; pictures are decoded in this process")
@@ -58,7 +58,7 @@ extension DecodeWorkers {
     private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
         switch outcome {
         case .stopped(let why):
-            replace()
+            replace(worker.kind)
             throw AVError(message: "\(name): the decoder stopped: \(why)")
         case .answer(let m) where m.kind == .picture:
             give(back: worker)
@@ -75,7 +75,7 @@ extension DecodeWorkers {
             if m.numbers.first == Int64(ENOMEM) {
                 // Its heap may be in pieces: a fresh one takes the next picture.
                 worker.stop()
-                replace()
+                replace(worker.kind)
                 throw AVError(message: "\(name): the decoder stopped: out of memory")
             }
             give(back: worker)
@@ -108,7 +108,7 @@ extension DecodeWorkers {
             give(back: worker)
             return .answered(m.text)
         case .stopped(let why):
-            replace()
+            replace(worker.kind)
             return .stopped(why)
         }
     }

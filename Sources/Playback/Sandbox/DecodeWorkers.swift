@@ -55,8 +55,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     public var idlePIDs: [Int32] { idle.withLock { $0.map(\.pid) } }
 
     /// Starts a worker ahead, so the first still does not wait for one.
-    public func prestart() {
-        guard idle.withLock({ $0.isEmpty }), case .success(let w)? = start() else { return }
+    public func prestart(_ kind: WorkerKind = .photos) {
+        guard idle.withLock({ !$0.contains { $0.kind == kind } }), case .success(let w)? = start(kind) else { return }
         idle.withLock { $0.append(w) }
     }
 
@@ -66,15 +66,19 @@ public final class DecodeWorkers: @unchecked Sendable {
         all.forEach { $0.stop() }
     }
 
-    func start() -> Result<DecodeWorker, DecodeFailure>? {
+    func start(_ kind: WorkerKind) -> Result<DecodeWorker, DecodeFailure>? {
         guard let path = DecodeWorkers.programPath else { return nil }
-        return WorkerSpawner.shared.spawn(path: path, testing: testing)
+        return WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing)
     }
 
-    /// A worker for one request: an idle one, else a new one.
-    func take() -> Result<DecodeWorker, DecodeFailure>? {
-        if let w = idle.withLock({ $0.popLast() }) { return .success(w) }
-        return start()
+    /// A worker of `kind` for one request: an idle one, else a new one.
+    func take(_ kind: WorkerKind = .photos) -> Result<DecodeWorker, DecodeFailure>? {
+        let w = idle.withLock { all -> DecodeWorker? in
+            guard let i = all.lastIndex(where: { $0.kind == kind }) else { return nil }
+            return all.remove(at: i)
+        }
+        if let w { return .success(w) }
+        return start(kind)
     }
 
     /// A worker that answered goes back to wait for the next request.
@@ -83,8 +87,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     }
 
     /// After a worker stopped, its successor is started at once, so the next still finds one.
-    func replace() {
-        if case .success(let w)? = start() { idle.withLock { $0.append(w) } }
+    func replace(_ kind: WorkerKind) {
+        if case .success(let w)? = start(kind) { idle.withLock { $0.append(w) } }
     }
 
     /// Says `line` once per run.

@@ -11,9 +11,10 @@ final class WorkerSpawner: @unchecked Sendable {
 
     private final class Job {
         let path: String
+        let kind: WorkerKind
         let testing: Bool
         var result: Result<DecodeWorker, DecodeFailure>?
-        init(path: String, testing: Bool) { self.path = path; self.testing = testing }
+        init(path: String, kind: WorkerKind, testing: Bool) { self.path = path; self.kind = kind; self.testing = testing }
     }
 
     private let condition = Condition()
@@ -21,8 +22,8 @@ final class WorkerSpawner: @unchecked Sendable {
     private var started = false
 
     /// Starts the worker program at `path` on the spawning thread and waits for it.
-    func spawn(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
-        let job = Job(path: path, testing: testing)
+    func spawn(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        let job = Job(path: path, kind: kind, testing: testing)
         condition.withLock {
             jobs.append(job)
             if !started {
@@ -41,7 +42,7 @@ final class WorkerSpawner: @unchecked Sendable {
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
             condition.unlock()
-            let result = DecodeWorker.start(path: job.path, testing: job.testing)
+            let result = DecodeWorker.start(path: job.path, kind: job.kind, testing: job.testing)
             condition.withLock {
                 job.result = result
                 condition.broadcast()

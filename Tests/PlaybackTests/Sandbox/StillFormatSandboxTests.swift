@@ -83,10 +83,11 @@ import Testing
             let pixels = try pool.decodePixels(try bytes(still.path), name: still.name, options: PlayerOptions())
             #expect(pixels.width > 0, "\(still.name)")
         }
-        // The same worker took all three: none was killed on the way. Every thread it has
-        // (libde265 starts one for each HEIC) is under the syscall filter.
+        // Two workers wait: the photos worker that reported its confinement, and the one
+        // made ready for drawings, which took all three: none was killed on the way. Every
+        // thread they have (libde265 starts one for each HEIC) is under the syscall filter.
         let pids = pool.idlePIDs
-        #expect(pids.count == 1)
+        #expect(pids.count == 2)
         for pid in pids {
             for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
                 // A thread that ended since the listing has no status left to read.
@@ -146,6 +147,30 @@ import Testing
             guard case .inProcess = outcome else { Issue.record("\(name) was decoded as a still"); continue }
         }
         #expect(pool.picturesDecoded == 0)
+    }
+
+    /// A photo is decoded by a worker that never loaded the drawing formats' fonts, so the
+    /// first JPEG a user opens does not wait for them; an SVG then gets a worker of its own
+    /// that holds them.
+    @Test func aPhotoWorkerHoldsNoFonts() throws {
+        defer { pool.stopAll() }
+        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
+        let jpeg = try Fixtures.make("sbx-quad.jpg", ["-i", png])
+        _ = try pool.decodePixels(try bytes(jpeg), name: "quad.jpg", options: PlayerOptions())
+        #expect(pool.idlePIDs.count == 1)
+        let photos = try #require(pool.idlePIDs.first)
+        #expect(try fontsOpen(photos) == 0, "the photo worker opened fonts")
+        _ = try pool.decodePixels(Array(Self.svgWithText.utf8), name: "text.svg", options: PlayerOptions())
+        let drawings = try #require(pool.idlePIDs.first { $0 != photos })
+        #expect(try fontsOpen(drawings) > 0, "the drawing worker holds no fonts")
+    }
+
+    /// How many font files process `pid` has mapped (FreeType maps a font file and closes it).
+    private func fontsOpen(_ pid: Int32) throws -> Int {
+        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        return Set(maps.split(separator: "\n").compactMap { line in
+            line.firstRange(of: "/fonts/") == nil ? nil : line.split(separator: " ").last
+        }).count
     }
 }
 

@@ -1,0 +1,21 @@
+/// What a worker is made ready for before it is shut off from files.
+///
+/// Fonts for SVG text and the set-up of libheif, libavif and libjxl cost a worker's start
+/// about as much again as the rest of it; a photo needs none of them, so the worker for the
+/// JPEG a user opens first is not made to wait for them. A worker of each kind is started
+/// when a picture first needs it and then reused.
+public enum WorkerKind: String, Sendable, CaseIterable {
+    /// JPEG, PNG, WebP and the still formats FFmpeg reads.
+    case photos
+    /// SVG, AVIF, HEIC and JPEG XL: libraries that read files when they first draw or decode.
+    case drawings
+
+    /// The kind a still starting with `head` needs.
+    static func forStill(_ head: [UInt8], name: String) -> WorkerKind {
+        if head.starts(with: StillFile.jpeg) || head.starts(with: StillFile.png) { return .photos }
+        switch PictureFormat.sniff(Array(head.prefix(PictureFormat.headSize)), name: name) {
+        case .avif?, .heif?, .jxl?, .svg?: return .drawings
+        default: return .photos
+        }
+    }
+}
