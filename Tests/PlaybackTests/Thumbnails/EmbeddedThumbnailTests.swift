@@ -88,16 +88,11 @@ import Testing
         let paths = [try Fixtures.cameraJPEG()] + (try [.offsetPastTheEnd, .lengthPastTheEnd, .notAJPEG].map {
             try Fixtures.cameraJPEG(thumbnail: $0)
         })
-        let news = Condition()
-        let worker = ThumbnailWorker(store: store, size: .normal, wake: { news.withLock { news.broadcast() } })
+        let news = ThumbnailNews()
+        let worker = ThumbnailWorker(store: store, size: .normal, wake: news.wake)
         defer { worker.close() }
         worker.want(paths)
-        var done: [ThumbnailWorker.Event] = []
-        let deadline = Date().addingTimeInterval(30)
-        while done.count < paths.count && Date() < deadline {
-            news.withLock { _ = news.wait(seconds: 0.2) }
-            done += worker.takeEvents()
-        }
+        let done = news.events(of: worker, count: paths.count)
         #expect(done.count == paths.count)
         #expect(done.allSatisfy { $0.source == .made && $0.reason == nil && $0.cacheProblem == nil })
         for (path, colour) in zip(paths, ["blue", "red", "red", "red"]) {

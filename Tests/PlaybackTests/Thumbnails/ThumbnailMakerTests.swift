@@ -83,18 +83,13 @@ import Testing
         let red = try Fixtures.solidImage("red", width: 160, height: 120)
         let paths = (0..<40).map { dir + "/p\($0).png" }
         for p in paths { try FileManager.default.linkItem(atPath: red, toPath: p) }
-        let news = Condition()
+        let news = ThumbnailNews()
         // Room for about five 128x96 thumbnails.
         let worker = ThumbnailWorker(store: nil, size: .normal, memoryBudget: 5 * 128 * 96 * 4 + 400,
-                                     threads: 1, wake: { news.withLock { news.broadcast() } })
+                                     threads: 1, wake: news.wake)
         defer { worker.close() }
         worker.want(paths)
-        var done: [ThumbnailWorker.Event] = []
-        let deadline = Date().addingTimeInterval(30)
-        while done.count < paths.count && Date() < deadline {
-            news.withLock { _ = news.wait(seconds: 0.2) }
-            done += worker.takeEvents()
-        }
+        let done = news.events(of: worker, count: paths.count)
         #expect(done.count == paths.count)
         #expect(done.allSatisfy { $0.source == .made })
         #expect(worker.memoryInUse <= 5 * 128 * 96 * 4 + 400)

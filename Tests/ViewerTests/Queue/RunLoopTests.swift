@@ -132,9 +132,7 @@ struct RunLoopTests {
     func closedWriterEnds(driver: Driver) async throws {
         let v = try still("red")
         let q = makeQueue([v])
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        let (reader, writer) = (fds[0], fds[1])
+        let (reader, writer) = try pipeEnds()
         var heard = false
         q.watch(fileDescriptor: reader) { [weak q] in
             heard = true
@@ -160,9 +158,7 @@ struct RunLoopTests {
     func lateWatchIsHeard(driver: Driver) async throws {
         let v = try still("red")
         let q = makeQueue([v])
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        let (reader, writer) = (fds[0], fds[1])
+        let (reader, writer) = try pipeEnds()
         var heard = false
         // Watched only once the loop runs (as a control socket's client is), then written.
         let watches = FirstFrame { [weak q] _ in
@@ -182,5 +178,12 @@ struct RunLoopTests {
         close(writer)
         #expect(r.ok && heard)
         #expect(r.seconds < Self.safety, "a descriptor watched during the run was not heard")
+    }
+
+    /// A pipe's reading and writing ends.
+    private func pipeEnds() throws -> (reader: Int32, writer: Int32) {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        return (fds[0], fds[1])
     }
 }
