@@ -32,7 +32,9 @@ extension DemuxStage {
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
-        switch try DecodeWorkers.shared.still(bytes, name: name, options: options) {
+        // A quit or a closed item does not wait for the worker's picture.
+        switch try DecodeWorkers.shared.still(bytes, name: name, options: options,
+                                              cancelled: { self.isClosed }) {
         case .picture(let p): return p
         case .inProcess: return nil
         }

@@ -16,8 +16,10 @@ extension DecodeWorkers {
 
     /// Decodes `bytes` (a whole still named `name`) in a worker. Throws the one line for the
     /// user when the picture cannot be shown (bad data, a worker that stopped, or strict
-    /// mode without a full sandbox).
-    func still(_ bytes: [UInt8], name: String, options: PlayerOptions) throws(AVError) -> StillOutcome {
+    /// mode without a full sandbox). `cancelled` is asked while the worker decodes: when it
+    /// says yes, the worker is ended and the decode given up.
+    func still(_ bytes: [UInt8], name: String, options: PlayerOptions,
+               cancelled: (() -> Bool)? = nil) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
         switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
         case nil:
@@ -52,7 +54,7 @@ extension DecodeWorkers {
         let request = WorkerMessage(kind: .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
-        return try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name)
+        return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
     }
 
     private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
@@ -60,6 +62,9 @@ extension DecodeWorkers {
         case .stopped(let why):
             replace(worker.kind)
             throw AVError(message: "\(name): the decoder stopped: \(why)")
+        case .cancelled:
+            // No successor here: the item is going away, often because the program is.
+            throw AVError(message: "\(name): closed before it was decoded")
         case .answer(let m) where m.kind == .picture:
             give(back: worker)
             guard let picture = WorkerPicture(m) else { throw AVError(message: "\(name): the decoder's answer was malformed") }
@@ -110,6 +115,8 @@ extension DecodeWorkers {
         case .stopped(let why):
             replace(worker.kind)
             return .stopped(why)
+        case .cancelled:
+            return .stopped("cancelled")
         }
     }
 
