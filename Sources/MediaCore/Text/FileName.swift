@@ -1,3 +1,5 @@
+import Glibc
+
 /// File names are bytes, not text: Linux lets a name hold any byte but `/` and NUL, and an
 /// old Latin-1 `café.png` is `caf\xE9.png`, which is not UTF-8. The viewer carries paths as
 /// `String`s, so the bytes that are not UTF-8 travel inside them as private-use characters
@@ -36,6 +38,15 @@ public enum FileName {
         var n = 0
         while cString[n] != 0 { n += 1 }
         return cString.withMemoryRebound(to: UInt8.self, capacity: n) { decode(UnsafeBufferPointer(start: $0, count: n)) }
+    }
+
+    /// The name of a folder entry `readdir` gave. Read through a pointer to the entry, never
+    /// by copying `d_name`: the kernel packs entries by their names' lengths, so the last one
+    /// in the buffer is shorter than a whole `dirent`, and a copy of its 256-byte name field
+    /// read past the end of the buffer.
+    public static func decode(entry: UnsafeMutablePointer<dirent>) -> String {
+        let name = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return decode(cString: name.assumingMemoryBound(to: CChar.self))
     }
 
     /// The bytes a name stands for: its stand-ins back to the bytes they came from.

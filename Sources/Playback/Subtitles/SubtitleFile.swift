@@ -35,7 +35,7 @@ enum SubtitleFile {
         var looked = 0
         while let e = readdir(d), looked < 100_000 {
             looked += 1
-            let entry = withUnsafeBytes(of: e.pointee.d_name) { raw in FileName.decode(raw.prefix { $0 != 0 }) }
+            let entry = FileName.decode(entry: e)
             guard entry.hasPrefix(base + "."), entry != name,
                   let ext = entry.split(separator: ".").last.map({ $0.lowercased() }), extensions.contains(ext) else { continue }
             let middle = entry.dropFirst(base.count + 1).dropLast(ext.count + 1)

@@ -145,9 +145,7 @@ extension FolderListing {
                 // The name's bytes, whatever they are: a Latin-1 name opens as it is named.
                 // Read as the C string it is (always terminated): byte by byte through a
                 // generic slice cost seconds for a million names.
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    FileName.decode(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
+                let name = FileName.decode(entry: entry)
                 if name == "." || name == ".." { continue }
                 if name.hasPrefix(".") { skippedHidden += 1; continue }
                 let path = base + name
