@@ -192,9 +192,20 @@ public final class XDisplay {
         }
         XSetIOErrorHandler { _ in
             // Xlib exits after this returns; say why in one line and use the failure status.
+            // Every thread that talks to the server meets the lost connection, often at once:
+            // the first ends the process, the others wait for that. `_exit`, not `exit`: the
+            // libraries' destructors run under the player's live threads crashed the viewer
+            // (SIGABRT instead of status 1), and two threads in `exit` at once is undefined.
+            guard !XDisplay.lostConnection.exchange(true, ordering: .relaxed) else {
+                while true { pause() }
+            }
             let line = "mediaview: lost the connection to the X display\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
-            exit(1)
+            fflush(nil)
+            _exit(1)
         }
     }
+
+    /// Set by the first thread to find the X connection gone.
+    private static let lostConnection = Atomic<Bool>(false)
 }
