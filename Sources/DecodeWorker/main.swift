@@ -13,7 +13,7 @@ guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) els
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
     switch request.kind {
-    case .decode:
+    case .decode, .decodeSoFar:
         answer = Serving.decode(request)
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
