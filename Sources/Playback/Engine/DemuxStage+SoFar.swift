@@ -9,6 +9,8 @@ extension DemuxStage {
     /// The download's progress, for deciding when to decode it again.
     struct SoFar {
         var schedule: PartialPictureSchedule
+        /// Where the download stands in a progressive file's first scan.
+        var firstScan = JPEGFirstScan()
         /// Whether a picture of the download is on its way to the screen or on it: from
         /// then on, a failure leaves it there and says its line instead of failing the item.
         var shown = false
@@ -19,7 +21,9 @@ extension DemuxStage {
     /// only for the decode itself (a fraction of the time between two).
     func showSoFarIfDue(_ bytes: [UInt8], total: Int, _ soFar: inout SoFar) {
         let now = MonotonicClock.seconds()
-        guard bytes.starts(with: StillFile.jpeg), soFar.schedule.isDue(bytes: bytes.count, total: total, now: now),
+        guard bytes.starts(with: StillFile.jpeg) else { return }
+        let firstScanIn = soFar.firstScan.isComplete(in: bytes)
+        guard soFar.schedule.isDue(bytes: bytes.count, total: total, now: now, firstScanIn: firstScanIn),
               pictureFrames.count == 0, !isClosed else { return }
         let picture = pictureSoFar(bytes)
         soFar.schedule.decoded(bytes: bytes.count, at: MonotonicClock.seconds())

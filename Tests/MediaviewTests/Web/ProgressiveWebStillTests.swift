@@ -71,9 +71,9 @@ extension MediaviewProgram {
         }
 
         /// Starts the viewer on `url` in a 320x240 window (the photo shown at half size).
-        func launch(_ url: String) throws -> (Launched, ProgramWindow, ScreenProbe) {
+        func launch(_ url: String, _ extra: [String] = []) throws -> (Launched, ProgramWindow, ScreenProbe) {
             let probe = try ScreenProbe()
-            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", url])
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio"] + extra + [url])
             let window = try #require(ProgramWindow.wait(probe), "no window")
             return (run, window, probe)
         }
@@ -84,17 +84,20 @@ extension MediaviewProgram {
             return (Date().timeIntervalSince1970 - start) * Double(rate) / Double(length)
         }
 
-        @Test func aProgressivePhotoShowsWholeBeforeHalfHasComeThenSharpens() throws {
+        /// The worker decodes each part; with the sandbox off the viewer does, the same way.
+        @Test(arguments: ["auto", "off"])
+        func aProgressivePhotoShowsWholeBeforeHalfHasComeThenSharpens(sandbox: String) throws {
             let file = try Self.photo(progressive: true)
             let served = try serve(file)
             let rate = served.length / 8
-            let (run, window, probe) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name)
-            let first = window.waitFor(probe, timeout: 20) { Self.reddish(Self.mean($0, rows: 20..<100)) && Self.bluish(Self.mean($0, rows: 140..<220)) }
+            let (run, window, probe) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name,
+                                                  ["--sandbox", sandbox])
+            let first = window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 20..<100)) && Self.bluish(Self.mean($0, rows: 140..<220)) }
             let share = try sentShare(served.name, rate: rate, length: served.length)
             let firstPicture = try #require(first, "no picture; stderr: \(Self.stderr(run))")
             #expect(share < 0.5, "the first picture came only after \(Int(share * 100)) % of the file")
             let firstDetail = Self.detail(firstPicture)
-            let sharp = window.waitFor(probe, timeout: 20) { Self.detail($0) > firstDetail * 1.3 + 1 }
+            let sharp = window.waitFor(probe, timeout: 30) { Self.detail($0) > firstDetail * 1.3 + 1 }
             #expect(sharp != nil, "the picture never sharpened from its first detail \(firstDetail)")
         }
 
@@ -103,12 +106,12 @@ extension MediaviewProgram {
             let served = try serve(file)
             let rate = served.length / 8
             let (run, window, probe) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name)
-            let first = window.waitFor(probe, timeout: 20) { Self.reddish(Self.mean($0, rows: 5..<25)) }
+            let first = window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 5..<25)) }
             let top = try #require(first, "no picture; stderr: \(Self.stderr(run))")
             let share = try sentShare(served.name, rate: rate, length: served.length)
             #expect(share < 0.5, "the top came only after \(Int(share * 100)) % of the file")
             #expect(Self.dark(Self.mean(top, rows: 215..<235)), "the rows not yet come are the background, not grey: \(Self.mean(top, rows: 215..<235))")
-            #expect(window.waitFor(probe, timeout: 20) { Self.bluish(Self.mean($0, rows: 140..<220)) } != nil, "the bottom never came")
+            #expect(window.waitFor(probe, timeout: 30) { Self.bluish(Self.mean($0, rows: 140..<220)) } != nil, "the bottom never came")
         }
 
         @Test func aDownloadCutHalfWayLeavesThePartAndOneLine() throws {
@@ -117,7 +120,7 @@ extension MediaviewProgram {
             let rate = served.length / 8
             let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length * 6 / 10)/" + served.name
             let (run, window, probe) = try launch(url)
-            #expect(window.waitFor(probe, timeout: 20) { Self.reddish(Self.mean($0, rows: 5..<25)) } != nil, "no part shown")
+            #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 5..<25)) } != nil, "no part shown")
             var errs: [String] = []
             let deadline = Date().addingTimeInterval(20)
             while errs.isEmpty && Date() < deadline {
