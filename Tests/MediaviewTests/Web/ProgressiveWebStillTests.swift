@@ -71,11 +71,18 @@ extension MediaviewProgram {
         }
 
         /// Starts the viewer on `url` in a 320x240 window (the photo shown at half size).
-        func launch(_ url: String, _ extra: [String] = []) throws -> (Launched, ProgramWindow, ScreenProbe) {
+        func launch(_ url: String, _ extra: [String] = []) throws -> (Launched, ProgramWindow, ScreenProbe, String) {
             let probe = try ScreenProbe()
-            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio"] + extra + [url])
+            let events = try Scratch.directory("progressive") + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", events] + extra + [url])
             let window = try #require(ProgramWindow.wait(probe), "no window")
-            return (run, window, probe)
+            return (run, window, probe, events)
+        }
+
+        /// The share of the file the program says it had when it drew its first picture.
+        func bufferedAtFirstPicture(_ events: String) throws -> Double {
+            let first = try #require(Events.waitFor(events, "first_frame", index: 0), "no first_frame event")
+            return try #require(first["buffered"] as? Double, "first_frame without buffered: \(first)")
         }
 
         /// How much of `length` bytes at `rate` a second the server can have sent by now.
@@ -90,12 +97,14 @@ extension MediaviewProgram {
             let file = try Self.photo(progressive: true)
             let served = try serve(file)
             let rate = served.length / 8
-            let (run, window, probe) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name,
-                                                  ["--sandbox", sandbox])
+            let (run, window, probe, events) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name,
+                                                          ["--sandbox", sandbox])
             let first = window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 20..<100)) && Self.bluish(Self.mean($0, rows: 140..<220)) }
             let share = try sentShare(served.name, rate: rate, length: served.length)
             let firstPicture = try #require(first, "no picture; stderr: \(Self.stderr(run))")
             #expect(share < 0.5, "the first picture came only after \(Int(share * 100)) % of the file")
+            let had = try bufferedAtFirstPicture(events)
+            #expect(had < 0.5, "the program had \(Int(had * 100)) % of the file at its first picture")
             let firstDetail = Self.detail(firstPicture)
             let sharp = window.waitFor(probe, timeout: 30) { Self.detail($0) > firstDetail * 1.3 + 1 }
             #expect(sharp != nil, "the picture never sharpened from its first detail \(firstDetail)")
@@ -105,11 +114,12 @@ extension MediaviewProgram {
             let file = try Self.photo(progressive: false)
             let served = try serve(file)
             let rate = served.length / 8
-            let (run, window, probe) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name)
+            let (run, window, probe, events) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name)
             let first = window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 5..<25)) }
             let top = try #require(first, "no picture; stderr: \(Self.stderr(run))")
             let share = try sentShare(served.name, rate: rate, length: served.length)
             #expect(share < 0.5, "the top came only after \(Int(share * 100)) % of the file")
+            #expect(try bufferedAtFirstPicture(events) < 0.5)
             #expect(Self.dark(Self.mean(top, rows: 215..<235)), "the rows not yet come are the background, not grey: \(Self.mean(top, rows: 215..<235))")
             #expect(window.waitFor(probe, timeout: 30) { Self.bluish(Self.mean($0, rows: 140..<220)) } != nil, "the bottom never came")
         }
@@ -119,7 +129,7 @@ extension MediaviewProgram {
             let served = try serve(file)
             let rate = served.length / 8
             let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length * 6 / 10)/" + served.name
-            let (run, window, probe) = try launch(url)
+            let (run, window, probe, _) = try launch(url)
             #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 5..<25)) } != nil, "no part shown")
             var errs: [String] = []
             let deadline = Date().addingTimeInterval(20)
