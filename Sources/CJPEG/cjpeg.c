@@ -15,6 +15,10 @@ struct cjpeg_error {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     int truncated;  // libjpeg met the end of the data before the end of the picture
+    // Where the data ran out, as a share of the picture's height (in iMCU rows): what a
+    // partly downloaded file shows of its own. A progressive file past its first scan is
+    // whole (blurry); a baseline one or a first scan cut short is whole only above the cut.
+    unsigned int cut_row, cut_rows;
 };
 
 struct cjpeg_decoder {
@@ -35,7 +39,14 @@ static void cjpeg_error_exit(j_common_ptr cinfo) {
 static void cjpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level < 0) {
         cinfo->err->num_warnings++;
-        if (cinfo->err->msg_code == JWRN_JPEG_EOF) ((struct cjpeg_error *)cinfo->err)->truncated = 1;
+        struct cjpeg_error *e = (struct cjpeg_error *)cinfo->err;
+        if (cinfo->err->msg_code == JWRN_JPEG_EOF && !e->truncated && cinfo->is_decompressor) {
+            j_decompress_ptr c = (j_decompress_ptr)cinfo;
+            e->cut_rows = c->total_iMCU_rows;
+            int whole = c->progressive_mode && (c->input_scan_number > 1 || c->input_iMCU_row >= c->total_iMCU_rows);
+            e->cut_row = whole ? c->total_iMCU_rows : c->input_iMCU_row;
+        }
+        if (cinfo->err->msg_code == JWRN_JPEG_EOF) e->truncated = 1;
     }
 }
 
@@ -213,3 +224,9 @@ cjpeg_status cjpeg_decode_region(cjpeg_decoder *d, int x, int y, int width, int 
 }
 
 const char *cjpeg_message(const cjpeg_decoder *d) { return d->err.message; }
+
+int cjpeg_rows_present(const cjpeg_decoder *d) {
+    unsigned int h = d->cinfo.output_height;
+    if (!d->err.truncated || d->err.cut_rows == 0) return (int)h;
+    return (int)((unsigned long long)h * d->err.cut_row / d->err.cut_rows);
+}

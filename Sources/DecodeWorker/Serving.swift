@@ -5,7 +5,8 @@ import Playback
 /// A decode request served: its memfd read, the still decoded, the answer made.
 enum Serving {
     /// The request's numbers: ICC length, target width and height (0: none), pixel budget,
-    /// picture length; its fd: the display's ICC profile then the picture, sealed.
+    /// picture length; its fd: the display's ICC profile then the picture, sealed. A
+    /// `decodeSoFar` request carries the start of a JPEG still downloading.
     static func decode(_ request: WorkerMessage) -> WorkerMessage {
         let name = request.text.isEmpty ? "picture" : request.text
         let n = request.numbers
@@ -23,6 +24,12 @@ enum Serving {
         let icc = iccCount > 0 ? Array(UnsafeRawBufferPointer(start: p, count: iccCount)) : nil
         let bytes = Array(UnsafeRawBufferPointer(start: p + iccCount, count: count))
         do {
+            if request.kind == .decodeSoFar {
+                let still = try StillWork.decodeSoFar(bytes, name: name, target: target, maxPixels: maxPixels,
+                                                      displayProfile: icc)
+                return still.answer() ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)],
+                                                       text: "\(name): out of memory")
+            }
             switch try StillWork.decoded(bytes, name: name, target: target, maxPixels: maxPixels, displayProfile: icc) {
             case .moving:
                 return WorkerMessage(kind: .moving, text: name)

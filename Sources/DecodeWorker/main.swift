@@ -16,7 +16,7 @@ while let request = WorkerMessage.receive(on: channel) {
     case .decode where testing && request.text.hasSuffix("worker-hangs.png"):
         // Tests only: a decode that never ends, to show a quit does not wait for it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
-    case .decode:
+    case .decode, .decodeSoFar:
         answer = Serving.decode(request)
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))

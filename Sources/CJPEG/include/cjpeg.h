@@ -67,6 +67,10 @@ cjpeg_status cjpeg_decode_region(cjpeg_decoder *d, int x, int y, int width, int 
 // or NULL when there is none; read after cjpeg_read_header, for colour management.
 uint8_t *cjpeg_icc_profile(cjpeg_decoder *d, unsigned int *length);
 
+// After a decode of a file cut short (a download still under way): how many rows from the
+// top are the picture's own; the rows below are libjpeg's filler. All rows when not cut.
+int cjpeg_rows_present(const cjpeg_decoder *d);
+
 // libjpeg's own one-line reason for the last failure, for the error Swift throws.
 const char *cjpeg_message(const cjpeg_decoder *d);
 

@@ -36,6 +36,8 @@ extension DemuxStage {
                 return
             case .bytes(let io):
                 memory = io
+            case .shownInPart:
+                return
             case .none:
                 break
             }

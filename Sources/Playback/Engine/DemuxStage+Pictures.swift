@@ -15,6 +15,9 @@ extension DemuxStage {
         case picture(PictureSource)
         /// Any other picture: FFmpeg reads it from the bytes already fetched.
         case bytes(MemoryIO)
+        /// The download or its decode failed after part of the picture was shown: the
+        /// part stays, with the error said (`keepSoFar`).
+        case shownInPart
     }
 
     /// A web address ending in a picture extension that needs the whole file (WebP, AVIF,
@@ -24,8 +27,15 @@ extension DemuxStage {
     func webPicture(colour: PictureColour) throws(AVError) -> WebPicture {
         guard SourceOptions.isNetwork(url), PictureFormat.fetchesWhole(url) || sendsWebStills else { return .none }
         let name = SourceOptions.displayName(url)
-        let bytes = try fetchWhole()
-        if let picture = try sandboxedStill(bytes, name: name) { return .picture(picture) }
+        var soFar = SoFar(schedule: PartialPictureSchedule(start: MonotonicClock.seconds()))
+        let bytes: [UInt8]
+        do {
+            bytes = try fetchWhole { showSoFarIfDue($0, total: $1, &soFar) }
+            if let picture = try sandboxedStill(bytes, name: name) { return .picture(picture) }
+        } catch where soFar.shown {
+            keepSoFar(error)
+            return .shownInPart
+        }
         if let picture = try PictureSources.open(bytes, name: name, options: options, colour: colour) {
             return .picture(picture)
         }
@@ -34,7 +44,8 @@ extension DemuxStage {
     }
 
     /// The whole source at `url`, within `PictureFormat.largestFile`; close() cancels it.
-    private func fetchWhole() throws(AVError) -> [UInt8] {
+    /// `arrived` is told the bytes so far and the announced length (0: none) as they come.
+    private func fetchWhole(arrived: ([UInt8], Int) -> Void) throws(AVError) -> [UInt8] {
         let name = SourceOptions.displayName(url)
         let o = options.source
         if let data = o.memoryCache?.data(for: url) { return [UInt8](data) }
@@ -74,6 +85,7 @@ extension DemuxStage {
                 if io.size > 0 {
                     bufferedPermille.store(min(1000, bytes.count * 1000 / Int(io.size)), ordering: .relaxed)
                 }
+                arrived(bytes, Int(max(0, io.size)))
                 continue
             }
             if n == cff_averror_eof { return bytes }

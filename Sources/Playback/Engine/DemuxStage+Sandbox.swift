@@ -26,9 +26,10 @@ extension DemuxStage {
     }
 
     /// Whether a web address names a still by its extension, so it is fetched whole for the
-    /// worker (with the sandbox off, only the formats that need the whole file are).
+    /// worker (with the sandbox off, only the formats that need the whole file are, and
+    /// JPEG, which is shown while it downloads).
     var sendsWebStills: Bool {
-        options.sandbox != .off && StillFile.namesStill(url)
+        StillFile.namesStill(url) && (options.sandbox != .off || StillFile.namesJPEG(url))
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {

@@ -111,7 +111,9 @@ final class VideoScheduler {
             firstShown = (f.pts, now)
             return show(f, now: now)
         }
-        if untimed {
+        // A still's later pictures are the same picture, sharper (a web JPEG shown while
+        // it downloads): each shows as it comes, paused or not.
+        if untimed || info?.kind == .image {
             _ = frames.tryPop()
             return show(f, now: now)
         }

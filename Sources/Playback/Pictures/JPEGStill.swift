@@ -68,6 +68,18 @@ struct JPEGStill {
 
     /// The picture in `bytes` (one whole JPEG file), decoded into a new BGR0 frame.
     func decode(_ bytes: UnsafeRawBufferPointer) throws(AVError) -> Frame {
+        try decode(bytes, acceptingCut: false).frame
+    }
+
+    /// The picture in the first part of a JPEG file still arriving, and how many rows from
+    /// the top are its own: a progressive file gives the whole picture, blurry, once its
+    /// first scan is in; a baseline one the rows down to where the bytes end. The rows
+    /// below are libjpeg's grey filler.
+    func decodeSoFar(_ bytes: UnsafeRawBufferPointer) throws(AVError) -> (frame: Frame, rows: Int) {
+        try decode(bytes, acceptingCut: true)
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer, acceptingCut: Bool) throws(AVError) -> (frame: Frame, rows: Int) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw AVError(code: cff_averror_invaliddata, message: "libjpeg: no data")
         }
@@ -104,6 +116,10 @@ struct JPEGStill {
                           message: "libjpeg: no memory for a \(info.width)x\(info.height) picture")
         }
         let decoded = cjpeg_decode_into(d, dst, Int(f.pointee.linesize.0))
+        if decoded == CJPEG_TRUNCATED, acceptingCut {
+            describe(f, info: info, icc: icc)
+            return (frame, Int(cjpeg_rows_present(d)))
+        }
         if decoded == CJPEG_TRUNCATED {
             throw AVError(code: JPEGStill.truncatedCode, message: "truncated JPEG: " + String(cString: cjpeg_message(d)))
         }
@@ -116,7 +132,7 @@ struct JPEGStill {
         }
         guard decoded == CJPEG_OK else { throw failure() }
         describe(f, info: info, icc: icc)
-        return frame
+        return (frame, Int(info.height))
     }
 
     /// Weighs the header's stored size against the budget. Within it, nothing changes. Over

@@ -14,11 +14,12 @@ extension DecodeWorkers {
         case inProcess
     }
 
-    /// Decodes `bytes` (a whole still named `name`) in a worker. Throws the one line for the
-    /// user when the picture cannot be shown (bad data, a worker that stopped, or strict
-    /// mode without a full sandbox). `cancelled` is asked while the worker decodes: when it
-    /// says yes, the worker is ended and the decode given up.
-    func still(_ bytes: [UInt8], name: String, options: PlayerOptions,
+    /// Decodes `bytes` (a whole still named `name`, or with `soFar` the start of a JPEG
+    /// still downloading) in a worker. Throws the one line for the user when the picture
+    /// cannot be shown (bad data, a worker that stopped, or strict mode without a full
+    /// sandbox). `cancelled` is asked while the worker decodes: when it says yes, the worker
+    /// is ended and the decode given up.
+    func still(_ bytes: [UInt8], name: String, options: PlayerOptions, soFar: Bool = false,
                cancelled: (() -> Bool)? = nil) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
         switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
@@ -51,7 +52,7 @@ extension DecodeWorkers {
         guard let fd else { give(back: worker); throw AVError(message: "\(name): out of memory") }
         defer { close(fd) }
         let t = options.targetSize ?? (0, 0)
-        let request = WorkerMessage(kind: .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
+        let request = WorkerMessage(kind: soFar ? .decodeSoFar : .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
         return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)

@@ -72,9 +72,20 @@ extension StillFile {
     /// Whether the path of web address `url` ends in a still picture's extension (the
     /// formats `isStill` takes; GIF and APNG play as video and are not among them).
     static func namesStill(_ url: String) -> Bool {
-        let path = url.split(separator: "?", maxSplits: 1)[0].split(separator: "#", maxSplits: 1)[0].lowercased()
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-        return stillExtensions.contains(String(path[path.index(after: dot)...]))
+        stillExtensions.contains(pathExtension(url))
+    }
+
+    /// Whether the path of web address `url` ends in a JPEG extension: the format shown
+    /// while it downloads, even with the sandbox off.
+    static func namesJPEG(_ url: String) -> Bool {
+        ["jpg", "jpeg", "jpe", "jfif"].contains(pathExtension(url))
+    }
+
+    /// The lowercased extension of the path of `url` (query and fragment aside); "" for none.
+    private static func pathExtension(_ url: String) -> String {
+        let path = url.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first?.lowercased() ?? ""
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
+        return String(path[path.index(after: dot)...])
     }
 
     private static let stillExtensions: Set<String> = [

@@ -23,6 +23,9 @@ public enum StillWork {
         public let codec: String
         /// A drawing (SVG): the viewer draws it again, sharper, when it is zoomed.
         public var isScalable = false
+        /// How many rows from the top are the picture's own, for a file still arriving
+        /// (`decodeSoFar`); nil for a whole file.
+        public var rowsPresent: Int?
     }
 
     /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`;

@@ -13,6 +13,9 @@ public struct WorkerMessage {
         case decode = 1
         /// Viewer to worker (tests only): try a forbidden thing, named in `text`.
         case probe = 2
+        /// Viewer to worker: decode what has arrived of a JPEG still still downloading,
+        /// as `decode` (same numbers and fd), the rows not yet arrived blacked out.
+        case decodeSoFar = 7
         /// Worker to viewer: the picture, described by `numbers`, its pixels in the fd.
         case picture = 3
         /// Worker to viewer: the one line saying why not.

@@ -6,6 +6,8 @@ import MediaCore
 /// worker's sealed pixels, mapped (privately: nothing written here reaches the memfd).
 final class WorkerPicture: PictureSource {
     let info: MediaInfo
+    /// How many rows from the top are the picture's own (all but for a file still arriving).
+    let rowsPresent: Int
     private let frame: Frame
     private var given = false
 
@@ -31,6 +33,7 @@ final class WorkerPicture: PictureSource {
         // An SVG is drawn again by the viewer at the size it is zoomed to.
         info.isScalable = n.count > 9 && n[9] == 1
         self.info = info
+        rowsPresent = n.count > 10 ? Int(max(0, min(Int64(h), n[10]))) : h
     }
 
     func next() throws(AVError) -> (frame: Frame, pts: Double, duration: Double)? {

@@ -89,6 +89,9 @@ public final class MediaView {
     public var isPlaying: Bool { session?.isPlaying ?? false }
     /// The playback position in seconds.
     public var position: Double { session?.position ?? 0 }
+    /// The share of the media downloaded so far (0...1), as the track's buffered bar shows it;
+    /// a web picture shown while it downloads is first drawn well before 1.
+    public var bufferedFraction: Double { session?.player?.bufferedFraction ?? 0 }
     /// Zoom on top of the content mode's scale (1: as the mode says).
     public var zoom: Double { session?.transform.zoom ?? 1 }
     /// Shown at its own pixel size (the 1:1 half of the fit/1:1 toggle).

@@ -24,8 +24,11 @@ final class EventRecorder: MediaViewDelegate {
     func willPresent(mediaView: MediaView) { emit("will_present", mediaView) }
     func didPresent(mediaView: MediaView) { emit("presented", mediaView) }
     func willDismiss(mediaView: MediaView) { emit("will_dismiss", mediaView) }
-    /// The first picture on screen: start-up and next-item latency in `make bench`.
-    func didShowFirstFrame(for mediaView: MediaView) { emit("first_frame", mediaView) }
+    /// The first picture on screen: start-up and next-item latency in `make bench`, and how
+    /// much of a web picture had come by then.
+    func didShowFirstFrame(for mediaView: MediaView) {
+        emit("first_frame", mediaView, [("buffered", .double(mediaView.bufferedFraction))])
+    }
     func didDismiss(mediaView: MediaView) { emit("dismissed", mediaView) }
     func didPlayMedia(for mediaView: MediaView) { emit("played", mediaView, [("position", .double(mediaView.position))]) }
     func didPauseMedia(for mediaView: MediaView) { emit("paused", mediaView, [("position", .double(mediaView.position))]) }
