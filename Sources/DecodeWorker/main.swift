@@ -15,6 +15,8 @@ while let request = WorkerMessage.receive(on: channel) {
     switch request.kind {
     case .decode:
         answer = Serving.decode(request)
+    case .glance:
+        answer = Serving.glance(request)
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
     default:

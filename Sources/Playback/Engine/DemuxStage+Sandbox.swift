@@ -32,7 +32,8 @@ extension DemuxStage {
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
-        switch try DecodeWorkers.shared.still(bytes, name: name, options: options) {
+        let glance: ((WorkerPicture) -> Void)? = options.firstLook == .none ? nil : { [self] in offer($0) }
+        switch try DecodeWorkers.shared.still(bytes, name: name, options: options, glance: glance) {
         case .picture(let p): return p
         case .inProcess: return nil
         }

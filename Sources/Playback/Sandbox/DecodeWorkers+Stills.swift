@@ -16,8 +16,10 @@ extension DecodeWorkers {
 
     /// Decodes `bytes` (a whole still named `name`) in a worker. Throws the one line for the
     /// user when the picture cannot be shown (bad data, a worker that stopped, or strict
-    /// mode without a full sandbox).
-    func still(_ bytes: [UInt8], name: String, options: PlayerOptions) throws(AVError) -> StillOutcome {
+    /// mode without a full sandbox). With `glance`, a JPEG's first look is asked of the same
+    /// worker first and handed to it, before the full decode starts.
+    func still(_ bytes: [UInt8], name: String, options: PlayerOptions,
+               glance: ((WorkerPicture) -> Void)? = nil) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
         switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
         case nil:
@@ -52,6 +54,9 @@ extension DecodeWorkers {
         let request = WorkerMessage(kind: .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
+        if let glance, options.firstLook != .none, bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            try firstLook(request, from: worker, name: name, allowed: options.firstLook, to: glance)
+        }
         return try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name)
     }
 

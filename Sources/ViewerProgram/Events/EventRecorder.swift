@@ -26,6 +26,8 @@ final class EventRecorder: MediaViewDelegate {
     func willDismiss(mediaView: MediaView) { emit("will_dismiss", mediaView) }
     /// The first picture on screen: start-up and next-item latency in `make bench`.
     func didShowFirstFrame(for mediaView: MediaView) { emit("first_frame", mediaView) }
+    /// A photo's small picture on screen before the photo: time to the first changed pixel.
+    func didShowFirstLook(for mediaView: MediaView) { emit("first_look", mediaView) }
     func didDismiss(mediaView: MediaView) { emit("dismissed", mediaView) }
     func didPlayMedia(for mediaView: MediaView) { emit("played", mediaView, [("position", .double(mediaView.position))]) }
     func didPauseMedia(for mediaView: MediaView) { emit("paused", mediaView, [("position", .double(mediaView.position))]) }
