@@ -12,14 +12,15 @@ extension DemuxStage {
     }
 
     /// With the sandbox off (or no worker to be had), a local JPEG's first look is made here,
-    /// as its decode will be.
+    /// as its decode will be. The camera's thumbnail alone needs only the file's first bytes.
     func offerInProcessFirstLook() {
         guard options.firstLook != .none, url.hasPrefix("file:") else { return }
-        let path = String(url.dropFirst(5))
-        guard Self.startsAsJPEG(path), let bytes = try? StillFile.read(path, name: SourceOptions.displayName(path)),
-              let look = StillWork.glance(bytes, name: SourceOptions.displayName(path), target: options.targetSize,
-                                          maxPixels: options.source.maxPixels, displayProfile: options.displayProfile,
-                                          allowed: options.firstLook)
+        let path = String(url.dropFirst(5)), name = SourceOptions.displayName(path)
+        let headBytes = options.firstLook == .cameraThumbnail ? ThumbnailMaker.headBytes : 3
+        guard let head = Self.head(of: path, count: headBytes), head.starts(with: StillFile.jpeg),
+              let bytes = options.firstLook == .cameraThumbnail ? head : try? StillFile.read(path, name: name),
+              let look = StillWork.glance(bytes, name: name, target: options.targetSize, maxPixels: options.source.maxPixels,
+                                          displayProfile: options.displayProfile, allowed: options.firstLook)
         else { return }
         let turned = look.rotation % 180 != 0
         offer(look.frame, rotation: look.rotation,
@@ -34,13 +35,15 @@ extension DemuxStage {
         wake()
     }
 
-    /// Whether the file at `path` begins as a JPEG does, read before reading it whole.
-    private static func startsAsJPEG(_ path: String) -> Bool {
+    /// The first `count` bytes of the file at `path` (fewer for a shorter file); nil when
+    /// it cannot be read.
+    private static func head(of path: String, count: Int) -> [UInt8]? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { Glibc.close(fd) }
-        var head = [UInt8](repeating: 0, count: 3)
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 3, 0) }
-        return got == 3 && head == [0xFF, 0xD8, 0xFF]
+        var head = [UInt8](repeating: 0, count: count)
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
+        guard got > 0 else { return nil }
+        return Array(head[0..<got])
     }
 }
