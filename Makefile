@@ -202,7 +202,7 @@ bench: build
 	MEDIAVIEW_BIN="$(BIN)" scripts/bench.sh
 
 # libFuzzer over the parsers (options, input.conf, commands, key names, JSON escaping,
-# cache names, thumbnail layout, EXIF orientation, IPC lines, resume files, MPRIS calls
+# cache names, thumbnail layout, EXIF orientation and embedded thumbnails, IPC lines, resume files, MPRIS calls
 # off the bus, drop lists, pastes, .trashinfo), bounded in time; new crashes land in
 # Tests/FuzzCorpus/, which `make test` replays as a regression check. FUZZ_TARGET=f8
 # (a selector in hex, see FuzzParsers.swift) keeps the whole run on one target; a crash

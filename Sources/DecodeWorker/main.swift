@@ -13,6 +13,9 @@ guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) els
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
     switch request.kind {
+    case .decode where testing && request.text.hasSuffix("worker-hangs.png"):
+        // Tests only: a decode that never ends, to show a quit does not wait for it.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
     case .decode:
         answer = Serving.decode(request)
     case .glance:

@@ -16,6 +16,14 @@ extension FuzzParsers {
         precondition([0, 90, 180, 270].contains(r), "rotation \(r) is not a quarter turn")
     }
 
+    /// A file's bytes as a camera JPEG: the embedded thumbnail it names lies wholly inside
+    /// the bytes and starts as a JPEG does, whatever the EXIF offsets claim.
+    static func fuzzEmbeddedThumbnail(_ bytes: [UInt8]) {
+        guard let r = bytes.withUnsafeBytes({ EmbeddedThumbnail.range(inJPEG: $0) }) else { return }
+        precondition(r.lowerBound >= 0 && r.upperBound <= bytes.count && r.count >= 4, "thumbnail \(r) outside \(bytes.count) bytes")
+        precondition(Array(bytes[r.prefix(3)]) == [0xFF, 0xD8, 0xFF], "thumbnail at \(r) is not a JPEG")
+    }
+
     /// The root window's resource database text, as any program may set it; what it says
     /// about Xft.dpi is a usable resolution or a short quoted reason.
     static func fuzzResourceDPI(_ bytes: [UInt8]) {

@@ -17,6 +17,9 @@ final class DecodeWorker {
         case answer(WorkerMessage)
         /// The worker is gone (and reaped); the one line says how.
         case stopped(String)
+        /// The caller stopped wanting the answer (the item was closed, the program quits):
+        /// the worker was ended mid-decode rather than waited for.
+        case cancelled
     }
 
     private init(pid: pid_t, socket: Int32, steps: Int32, kind: WorkerKind) {
@@ -58,16 +61,24 @@ final class DecodeWorker {
             return .failure(DecodeFailure("the decoder did not start: it said something else first"))
         case .stopped(let why):
             return .failure(DecodeFailure("the decoder did not start: \(why)"))
+        case .cancelled:
+            // Unreachable: the start is not cancellable; said plainly rather than trapped.
+            return .failure(DecodeFailure("the decoder did not start: cancelled"))
         }
     }
 
-    /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds.
-    func exchange(_ request: WorkerMessage, timeout: Double) -> Outcome {
+    /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds, or
+    /// until `cancelled` says the answer is no longer wanted.
+    func exchange(_ request: WorkerMessage, timeout: Double, cancelled: (() -> Bool)? = nil) -> Outcome {
         guard request.send(on: socket) else { return reap() }
-        return wait(timeout: timeout)
+        return wait(timeout: timeout, cancelled: cancelled)
     }
 
-    private func wait(timeout: Double) -> Outcome {
+    /// How often a wait that can be cancelled looks whether it was: a quit during a slow
+    /// picture ends within this, not after the picture's whole time limit.
+    private static let cancelCheck = 0.05
+
+    private func wait(timeout: Double, cancelled: (() -> Bool)? = nil) -> Outcome {
         var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
@@ -80,7 +91,12 @@ final class DecodeWorker {
                 stop()
                 return .stopped("took too long")
             }
-            let n = poll(&p, 1, Int32(left * 1000) + 1)
+            if let cancelled, cancelled() {
+                stop()
+                return .cancelled
+            }
+            let slice = cancelled == nil ? left : min(left, DecodeWorker.cancelCheck)
+            let n = poll(&p, 1, Int32(slice * 1000) + 1)
             if n < 0 && errno == EINTR { continue }
             if n > 0 { break }
         }

@@ -16,9 +16,10 @@ extension DecodeWorkers {
 
     /// Decodes `bytes` (a whole still named `name`) in a worker. Throws the one line for the
     /// user when the picture cannot be shown (bad data, a worker that stopped, or strict
-    /// mode without a full sandbox). With `glance`, a JPEG's first look is asked of the same
-    /// worker first and handed to it, before the full decode starts.
-    func still(_ bytes: [UInt8], name: String, options: PlayerOptions,
+    /// mode without a full sandbox). `cancelled` is asked while the worker decodes: when it
+    /// says yes, the worker is ended and the decode given up. With `glance`, a JPEG's first
+    /// look is asked of the same worker first and handed to it, before the full decode starts.
+    func still(_ bytes: [UInt8], name: String, options: PlayerOptions, cancelled: (() -> Bool)? = nil,
                glance: ((WorkerPicture) -> Void)? = nil) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
         switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
@@ -55,9 +56,9 @@ extension DecodeWorkers {
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
         if let glance, options.firstLook != .none, bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            try firstLook(request, from: worker, name: name, allowed: options.firstLook, to: glance)
+            try firstLook(request, from: worker, name: name, allowed: options.firstLook, cancelled: cancelled, to: glance)
         }
-        return try finish(worker.exchange(request, timeout: timeout), worker: worker, name: name)
+        return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
     }
 
     private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
@@ -65,6 +66,9 @@ extension DecodeWorkers {
         case .stopped(let why):
             replace(worker.kind)
             throw AVError(message: "\(name): the decoder stopped: \(why)")
+        case .cancelled:
+            // No successor here: the item is going away, often because the program is.
+            throw AVError(message: "\(name): closed before it was decoded")
         case .answer(let m) where m.kind == .picture:
             give(back: worker)
             guard let picture = WorkerPicture(m) else { throw AVError(message: "\(name): the decoder's answer was malformed") }
@@ -115,6 +119,8 @@ extension DecodeWorkers {
         case .stopped(let why):
             replace(worker.kind)
             return .stopped(why)
+        case .cancelled:
+            return .stopped("cancelled")
         }
     }
 

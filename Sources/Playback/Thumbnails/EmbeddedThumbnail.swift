@@ -6,7 +6,7 @@
 /// the EXIF segment it is named from, and start as a JPEG does. Anything else (a length
 /// past the end, an uncompressed thumbnail, a damaged IFD) gives nil, and the caller
 /// decodes the photo itself, saying nothing: a file with odd EXIF is not a broken photo.
-enum EmbeddedThumbnail {
+package enum EmbeddedThumbnail {
     /// The TIFF tags of IFD1 read here.
     private enum Tag {
         static let compression = 0x0103
@@ -19,7 +19,7 @@ enum EmbeddedThumbnail {
 
     /// Where the embedded JPEG lies in `b`, the bytes of a JPEG file (or of its first part,
     /// as long as that holds the whole EXIF segment); nil when there is none to use.
-    static func range(inJPEG b: UnsafeRawBufferPointer) -> Range<Int>? {
+    package static func range(inJPEG b: UnsafeRawBufferPointer) -> Range<Int>? {
         guard let exif = ExifBlock(jpeg: b), let ifd0 = exif.ifd0, let ifd1 = exif.next(after: ifd0),
               let offset = exif.value(of: Tag.jpegOffset, inIFDAt: ifd1),
               let length = exif.value(of: Tag.jpegLength, inIFDAt: ifd1) else { return nil }

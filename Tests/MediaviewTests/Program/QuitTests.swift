@@ -60,6 +60,28 @@ extension MediaviewProgram {
             return threads == 0 ? nil : "\(threads) threads still running at the end"
         }
 
+        /// A still whose decode in the worker never ends (a test-only name makes the worker
+        /// hang, as a crafted file could): `q` ends the program at once rather than after the
+        /// worker's 10 s limit, and the worker is gone with it.
+        @Test func quitDoesNotWaitForAHungDecode() throws {
+            let dir = try Scratch.directory("quit-hung")
+            let log = dir + "/events.jsonl", socket = dir + "/ipc"
+            let picture = dir + "/worker-hangs.png"
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 64, height: 48), toPath: picture)
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--events", log,
+                                    "--input-ipc-server", socket, picture],
+                                   environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+            let client = try SocketClient(path: socket)
+            #expect(Events.waitFor(log, "presented", index: 0) != nil, "never presented: \(run.stderr)")
+            let asked = Date()
+            client.send(#"{"command": ["keypress", "q"]}"#)
+            let ended = run.finish(timeout: 8)
+            // The worker's limit is 10 s; a quit that waited for it would take that long.
+            #expect(ended != nil && Date().timeIntervalSince(asked) < 5, "q waited for the hung decode")
+            #expect(ended?.status == 0 && ended?.bySignal == false, "\(ended?.stderr ?? "still running")")
+            #expect(ended?.stderr.contains("the decoder stopped") == false, "\(ended?.stderr ?? "")")
+        }
+
         private static func media(for moment: Moment) throws -> [String] {
             switch moment {
             case .stillDecoding:
