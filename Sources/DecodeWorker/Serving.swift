@@ -2,12 +2,60 @@ import CFFmpeg
 import Glibc
 import Playback
 
-/// A decode request served: its memfd read, the still decoded, the answer made.
+/// A request served: its memfd read, the still (or its first look) decoded, the answer made.
 enum Serving {
+    /// What a request's numbers and memfd hold, read once for either kind of request.
+    private struct Request {
+        let name: String
+        let icc: [UInt8]?
+        let bytes: [UInt8]
+        let target: (width: Int, height: Int)?
+        let maxPixels: Int
+    }
+
     /// The request's numbers: ICC length, target width and height (0: none), pixel budget,
     /// picture length; its fd: the display's ICC profile then the picture, sealed. A
     /// `decodeSoFar` request carries the start of a JPEG still downloading.
     static func decode(_ request: WorkerMessage) -> WorkerMessage {
+        read(request) { still($0, soFar: request.kind == .decodeSoFar) }
+    }
+
+    private static func still(_ r: Request, soFar: Bool) -> WorkerMessage {
+        do {
+            if soFar {
+                let still = try StillWork.decodeSoFar(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+                                                      displayProfile: r.icc)
+                return still.answer() ?? outOfMemory(r.name)
+            }
+            switch try StillWork.decoded(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+                                         displayProfile: r.icc) {
+            case .moving:
+                return WorkerMessage(kind: .moving, text: r.name)
+            case .still(let still):
+                return still.answer() ?? outOfMemory(r.name)
+            }
+        } catch {
+            let memory = error.code == cff_averror(ENOMEM)
+            return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)
+        }
+    }
+
+    /// A photo's first look (`StillWork.glance`), asked as a decode is, with one more number:
+    /// 1 when the eighth-size decode may stand in for a missing camera thumbnail. A failure
+    /// without text when the photo has none, which is no fault of the file.
+    static func glance(_ request: WorkerMessage) -> WorkerMessage {
+        let allowed: FirstLook.Allowed = request.numbers[5] == 1 ? .thumbnailOrEighth : .cameraThumbnail
+        return read(request) { r in
+            guard let look = StillWork.glance(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+                                              displayProfile: r.icc, allowed: allowed) else {
+                return WorkerMessage(kind: .failure)
+            }
+            return look.answer() ?? outOfMemory(r.name)
+        }
+    }
+
+    /// Maps the request's memfd and hands what it holds to `body`.
+    private static func read(_ request: WorkerMessage, _ body: (Request) -> WorkerMessage) -> WorkerMessage {
         let name = request.text.isEmpty ? "picture" : request.text
         let n = request.numbers
         let iccCount = Int(n[0]), target = n[1] > 0 && n[2] > 0 ? (Int(n[1]), Int(n[2])) : nil
@@ -17,29 +65,14 @@ enum Serving {
             return WorkerMessage(kind: .failure, text: "\(name): the request was malformed")
         }
         let p = mmap(nil, size, PROT_READ, MAP_SHARED, request.fd, 0)
-        guard let p, p != MAP_FAILED else {
-            return WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "\(name): out of memory")
-        }
+        guard let p, p != MAP_FAILED else { return outOfMemory(name) }
         defer { munmap(p, size) }
         let icc = iccCount > 0 ? Array(UnsafeRawBufferPointer(start: p, count: iccCount)) : nil
         let bytes = Array(UnsafeRawBufferPointer(start: p + iccCount, count: count))
-        do {
-            if request.kind == .decodeSoFar {
-                let still = try StillWork.decodeSoFar(bytes, name: name, target: target, maxPixels: maxPixels,
-                                                      displayProfile: icc)
-                return still.answer() ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)],
-                                                       text: "\(name): out of memory")
-            }
-            switch try StillWork.decoded(bytes, name: name, target: target, maxPixels: maxPixels, displayProfile: icc) {
-            case .moving:
-                return WorkerMessage(kind: .moving, text: name)
-            case .still(let still):
-                return still.answer() ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)],
-                                                       text: "\(name): out of memory")
-            }
-        } catch {
-            let memory = error.code == cff_averror(ENOMEM)
-            return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)
-        }
+        return body(Request(name: name, icc: icc, bytes: bytes, target: target, maxPixels: maxPixels))
+    }
+
+    private static func outOfMemory(_ name: String) -> WorkerMessage {
+        WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "\(name): out of memory")
     }
 }

@@ -18,6 +18,8 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
     case .decode, .decodeSoFar:
         answer = Serving.decode(request)
+    case .glance:
+        answer = Serving.glance(request)
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
     default:

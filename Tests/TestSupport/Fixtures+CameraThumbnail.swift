@@ -18,12 +18,16 @@ extension Fixtures {
 
     /// A red JPEG of `width` x `height` with EXIF `orientation` and an embedded thumbnail
     /// written as `thumbnail` says (its IFD1 also says Compression 6, JPEG, as cameras do).
+    /// `grainy` adds sensor-like noise, which makes the photo as slow to decode as a real one
+    /// of its size (a flat colour decodes many times faster).
     public static func cameraJPEG(orientation: Int = 1, thumbnail: ExifThumbnail = .good,
-                                  width: Int = 640, height: Int = 480) throws -> String {
-        let path = directory + "/camera-red-\(width)x\(height)-o\(orientation)-\(thumbnail.rawValue).jpg"
+                                  width: Int = 640, height: Int = 480, grainy: Bool = false) throws -> String {
+        let grain = grainy ? "-grainy" : ""
+        let path = directory + "/camera-red\(grain)-\(width)x\(height)-o\(orientation)-\(thumbnail.rawValue).jpg"
         if FileManager.default.fileExists(atPath: path) { return path }
-        let photo = try make("camera-main-red-\(width)x\(height).jpg",
-                             ["-f", "lavfi", "-i", "color=c=red:s=\(width)x\(height)", "-frames:v", "1", "-q:v", "2"])
+        let photo = try make("camera-main-red\(grain)-\(width)x\(height).jpg",
+                             ["-f", "lavfi", "-i", "color=c=red:s=\(width)x\(height)"]
+                                 + (grainy ? ["-vf", "noise=alls=24:allf=t"] : []) + ["-frames:v", "1", "-q:v", "2"])
         let small = try make("camera-thumb-blue-lime-160x120.jpg", [
             "-f", "lavfi", "-i", "color=c=blue:s=160x120", "-vf", "drawbox=x=0:y=0:w=80:h=60:color=lime:t=fill",
             "-frames:v", "1", "-q:v", "2"])

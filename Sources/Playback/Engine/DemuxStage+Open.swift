@@ -26,6 +26,7 @@ extension DemuxStage {
                 playPicture(picture)
                 return
             }
+            offerInProcessFirstLook()
             if let picture = try PictureSources.open(file: url, options: options, colour: colour) {
                 playPicture(picture)
                 return

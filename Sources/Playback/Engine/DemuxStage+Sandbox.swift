@@ -33,9 +33,10 @@ extension DemuxStage {
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
+        let glance: ((WorkerPicture) -> Void)? = options.firstLook == .none ? nil : { [self] in offer($0) }
         // A quit or a closed item does not wait for the worker's picture.
         switch try DecodeWorkers.shared.still(bytes, name: name, options: options,
-                                              cancelled: { self.isClosed }) {
+                                              cancelled: { self.isClosed }, glance: glance) {
         case .picture(let p): return p
         case .inProcess: return nil
         }

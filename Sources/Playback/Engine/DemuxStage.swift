@@ -20,6 +20,8 @@ final class DemuxStage: @unchecked Sendable {
     /// What the stage publishes and is asked; read and written under its lock.
     struct State {
         var phase: Phase = .opening
+        /// A photo's small picture, offered before its full decode.
+        var firstLook: FirstLook?
         /// Which stages play once ready: a still has no sound, sound alone no video.
         var decodes = (video: true, audio: true)
         /// The newest seek not yet taken.

@@ -42,6 +42,8 @@ public final class Player {
     public var phase: Phase { engine.phase }
     /// The media description once open.
     public var info: MediaInfo? { engine.info }
+    /// A photo's small picture to show while it is still opening (`PlayerOptions.firstLook`).
+    public var firstLook: FirstLook? { engine.firstLook }
     /// A problem met after opening (a network error mid-stream), if any.
     public var streamError: AVError? { engine.streamError }
     /// Frames that were due but skipped because a later one was due too.

@@ -72,6 +72,9 @@ final class PlayerEngine: @unchecked Sendable {
     /// The media description once open.
     var info: MediaInfo? { scheduler.info }
 
+    /// A photo's small picture, offered while it opens.
+    var firstLook: FirstLook? { demux.state.withLock { $0.firstLook } }
+
     /// A problem met after opening (a network error mid-stream, a damaged picture), if any.
     var streamError: AVError? { demux.state.withLock { $0.readError } ?? video.failure.withLock { $0 } }
 

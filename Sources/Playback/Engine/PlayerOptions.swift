@@ -39,5 +39,7 @@ public struct PlayerOptions: Sendable {
     /// Where still pictures (local files and web pictures) are decoded: a sandboxed worker
     /// process unless off.
     public var sandbox = SandboxMode.automatic
+    /// Which first look (`Player.firstLook`) a JPEG photo offers before its full decode.
+    public var firstLook = FirstLook.Allowed.none
     public init() {}
 }

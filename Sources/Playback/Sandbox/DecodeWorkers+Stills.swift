@@ -18,9 +18,11 @@ extension DecodeWorkers {
     /// still downloading) in a worker. Throws the one line for the user when the picture
     /// cannot be shown (bad data, a worker that stopped, or strict mode without a full
     /// sandbox). `cancelled` is asked while the worker decodes: when it says yes, the worker
-    /// is ended and the decode given up.
+    /// is ended and the decode given up. With `glance`, a JPEG's first look is asked of the
+    /// same worker first and handed to it, before the full decode starts.
     func still(_ bytes: [UInt8], name: String, options: PlayerOptions, soFar: Bool = false,
-               cancelled: (() -> Bool)? = nil) throws(AVError) -> StillOutcome {
+               cancelled: (() -> Bool)? = nil,
+               glance: ((WorkerPicture) -> Void)? = nil) throws(AVError) -> StillOutcome {
         let worker: DecodeWorker
         switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
         case nil:
@@ -55,6 +57,9 @@ extension DecodeWorkers {
         let request = WorkerMessage(kind: soFar ? .decodeSoFar : .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
                                                              Int64(options.source.maxPixels), Int64(bytes.count)],
                                     text: name, fd: fd)
+        if let glance, !soFar, options.firstLook != .none, bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            try firstLook(request, from: worker, name: name, allowed: options.firstLook, cancelled: cancelled, to: glance)
+        }
         return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
     }
 

@@ -22,6 +22,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     private let said = Locked<Set<String>>([])
     /// Pictures the workers answered with pixels, so a test can tell a still was decoded in one.
     let answered = Atomic<Int>(0)
+    /// First looks the workers answered with pixels (not counted in `answered`).
+    let glanced = Atomic<Int>(0)
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -50,6 +52,9 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// How many pictures the workers have decoded (and the viewer shown from their pixels).
     public var picturesDecoded: Int { answered.load(ordering: .relaxed) }
+
+    /// How many first looks (a photo's small picture, shown while it decodes) the workers made.
+    public var firstLooksDecoded: Int { glanced.load(ordering: .relaxed) }
 
     /// Process ids of the workers waiting for work (tests look for leftovers with them).
     public var idlePIDs: [Int32] { idle.withLock { $0.map(\.pid) } }

@@ -24,6 +24,9 @@ public struct WorkerMessage {
         case ready = 5
         /// Worker to viewer: what a probe came to, in `text`.
         case probed = 6
+        /// Viewer to worker: the photo's first look (`StillWork.glance`), laid out as `decode`;
+        /// answered with a `picture`, or a `failure` without text when it has none.
+        case glance = 8
         /// Worker to viewer: the file is an animation; the player plays it in the viewer.
         case moving = 20
     }

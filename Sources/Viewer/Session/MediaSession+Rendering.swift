@@ -60,11 +60,12 @@ extension MediaSession {
         var stageControlsTop: Int?
     }
 
-    /// The picture to draw now: preview, thumbnail frame, or the media's own frame.
+    /// The picture to draw now: preview, thumbnail frame, the media's own frame, or until
+    /// that comes, a photo's small picture.
     var pictureToShow: VideoFrame? {
         if small.isPreviewing, let f = small.previewFrame { return f }
         if showsThumbnail, let f = small.thumbFrame { return f }
-        return frame
+        return frame ?? firstLook?.look.frame
     }
 
     /// The thumbnail shows until playback starts, and stays for audio without cover art.
@@ -86,9 +87,12 @@ extension MediaSession {
     func contentRect(width: Int, height: Int) -> Rect? {
         guard let f = pictureToShow else { return nil }
         var (w, h) = f.displaySize
+        let isFirstLook = f === firstLook?.look.frame
         // A still decoded at a reduced size still has its real size: 1:1 and zoom count
-        // its pixels, not the decoded ones.
-        if let info, info.isScalable, info.width > 0, info.height > 0 {
+        // its pixels, not the decoded ones. A photo's small picture takes the photo's place.
+        if isFirstLook, let look = firstLook?.look, look.width > 0, look.height > 0 {
+            (w, h) = (look.width, look.height)
+        } else if let info, info.isScalable, info.width > 0, info.height > 0 {
             // A drawing's pixels say nothing of its size: 1:1 and zoom count its natural size.
             (w, h) = (info.width, info.height)
         } else if let info, info.kind == .image, info.width > w, w > 0 {
@@ -103,7 +107,7 @@ extension MediaSession {
         // A small picture keeps its own pixels unless the user asked for it to fill the view:
         // a 320x240 GIF blown up fourfold shows nothing more, only blocks. A drawing (SVG)
         // has no pixels to blow up: it is drawn sharp at any size, so it still fills.
-        if settings.pictureFit == .small, !fill, info?.kind == .image || info?.kind == .animated,
+        if settings.pictureFit == .small, !fill, info?.kind == .image || info?.kind == .animated || isFirstLook,
            info?.isScalable != true, !showsThumbnail {
             scale = min(scale, 1)
         }
@@ -140,6 +144,14 @@ extension MediaSession {
             buffer.clear()
         }
         drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
+    }
+
+    /// Whether a photo's small picture was drawn in its place, true once: what the log's
+    /// `first_look` line and a user's first changed pixel are.
+    func takeFirstLookShown() -> Bool {
+        guard frame == nil, let f = firstLook, !f.told else { return false }
+        firstLook?.told = true
+        return true
     }
 
     /// Moving pictures scale fast; a still gets the better filter, unless it is blown up so

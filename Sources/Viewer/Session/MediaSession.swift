@@ -32,6 +32,8 @@ final class MediaSession {
     private(set) var player: Player?
     /// The media's picture on screen, once one came.
     var frame: VideoFrame?
+    /// A photo's small picture, shown until `frame` comes, and whether its showing was told.
+    var firstLook: (look: FirstLook, told: Bool)?
     /// Why the media failed, once it did.
     private(set) var failure: MediaError?
     /// A failure found while preparing ahead, told when the view is presented.
@@ -77,7 +79,10 @@ final class MediaSession {
             pendingFailure = e
         case .success(let resolved):
             let wake = setup.wake
-            player = Player(url: resolved, options: setup.openingOptions(url: url, resolved: resolved), wake: { wake() })
+            var options = setup.openingOptions(url: url, resolved: resolved)
+            // The picture the user steps onto: a photo shows its small picture while it decodes.
+            options.firstLook = setup.firstLook
+            player = Player(url: resolved, options: options, wake: { wake() })
         }
     }
 
@@ -127,6 +132,7 @@ final class MediaSession {
         player?.close()
         player = nil
         frame = nil
+        firstLook = nil
         small.close()
         detail.drop(keepTried: false)
         scaler = nil
@@ -167,6 +173,10 @@ final class MediaSession {
             return t
         }
         guard let p = player else { return t }
+        if frame == nil, firstLook == nil, let look = p.firstLook {
+            firstLook = (look, false)
+            t.redraw = true
+        }
         switch p.phase {
         case .opening:
             return t
@@ -175,16 +185,7 @@ final class MediaSession {
             fail(MediaError(e.message), into: &t)
             return t
         case .ready(let info):
-            if !progress.announcedReady {
-                progress.announcedReady = true
-                // The loading indicator gives way to whatever the media shows.
-                t.redraw = true
-                t.events.append(.loaded(width: info.width, height: info.height))
-                if progress.playNoticePending {
-                    progress.playNoticePending = false
-                    if info.kind != .image { t.events.append(.played) }
-                }
-            }
+            if !progress.announcedReady { announceReady(info, into: &t) }
         }
         openSmallPictures()
         let smallTick = small.tick(presented: presented, showsThumbnail: thumbnailTime)
@@ -201,6 +202,8 @@ final class MediaSession {
         switch p.nextFrame() {
         case .show(let f):
             frame = f
+            // The sharp picture replaces the small one, which is let go.
+            firstLook = nil
             t.redraw = true
         case .wait(let d):
             t.soonest(d)
@@ -214,6 +217,17 @@ final class MediaSession {
         // A preview that arrived while the pointer rests on the track is drawn at once.
         if preview?.previewer.takeNews() == true { t.redraw = true }
         return t
+    }
+
+    /// The media opened: the loading indicator gives way to whatever the media shows.
+    private func announceReady(_ info: MediaInfo, into t: inout Tick) {
+        progress.announcedReady = true
+        t.redraw = true
+        t.events.append(.loaded(width: info.width, height: info.height))
+        if progress.playNoticePending {
+            progress.playNoticePending = false
+            if info.kind != .image { t.events.append(.played) }
+        }
     }
 
     private func fail(_ e: MediaError, into t: inout Tick) {

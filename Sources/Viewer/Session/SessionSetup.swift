@@ -27,6 +27,9 @@ struct SessionSetup {
     let wake: @Sendable () -> Void
     /// Runs on a download thread when the media is complete in the disk cache.
     let onCached: @Sendable (String) -> Void
+    /// What a photo may show while it decodes: the user waits for a photo opened as it is
+    /// shown, while one opened ahead is usually ready before its turn.
+    var firstLook = FirstLook.Allowed.cameraThumbnail
 
     /// The overlays' scale: the view's own, else the desktop's, else 1x.
     var interfaceScale: InterfaceScale {

@@ -277,8 +277,9 @@ final class Stage {
             buf.clear()
         }
         surface.present()
-        guard awaitingFirstFrame, let v = view, v.failure == nil,
-              v.hasPicture || v.info?.kind == .audio else { return false }
+        guard awaitingFirstFrame, let v = view, v.failure == nil else { return false }
+        if v.takeFirstLookShown() { v.notify { $0.didShowFirstLook(for: v) } }
+        guard v.hasPicture || v.info?.kind == .audio else { return false }
         awaitingFirstFrame = false
         v.notify { $0.didShowFirstFrame(for: v) }
         return true

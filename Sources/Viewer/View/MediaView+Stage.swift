@@ -13,6 +13,9 @@ extension MediaView {
     /// Whether the media's own picture (not a thumbnail or indicator) came.
     var hasPicture: Bool { session?.frame != nil }
 
+    /// Whether a photo's small picture was just drawn in its place (true once per showing).
+    func takeFirstLookShown() -> Bool { session?.takeFirstLookShown() ?? false }
+
     /// The loading or buffering indicator turns while this holds.
     var isWaitingForData: Bool { session?.isWaitingForData ?? false }
 

@@ -142,14 +142,17 @@ public final class MediaView {
 
     /// Starts opening and decoding (paused until presented), so presenting is instant.
     /// The queue calls it for the item after the current one.
-    public func prepare() {
+    public func prepare() { open(firstLook: .cameraThumbnail) }
+
+    /// Opens the media unless it is open; `firstLook` says what a photo may show meanwhile.
+    private func open(firstLook: FirstLook.Allowed) {
         guard session == nil else { return }
         let kind = content.kind
         let onCached: @Sendable (String) -> Void = { [weak self] path in
             CacheManager.post { self?.didDownload(path, kind: kind) }
         }
         session = MediaSession(SessionSetup(content: content, settings: settings, window: windowFacts,
-                                            wake: wake, onCached: onCached))
+                                            wake: wake, onCached: onCached, firstLook: firstLook))
     }
 
     /// Prepares the view for a window like `window`, waking the loop with `wake` as it decodes.
@@ -163,7 +166,11 @@ public final class MediaView {
     /// the stage is the small thumbnail.
     func show(on stage: Stage, window: WindowFacts, wake: @escaping @Sendable () -> Void, lowPower: Bool) {
         self.stage = stage
-        prepare(for: window, wake: wake)
+        windowFacts = window
+        self.wake = wake
+        // Not opened ahead: the user is waiting, so a photo without a camera thumbnail shows
+        // an eighth-size decode first.
+        open(firstLook: .thumbnailOrEighth)
         session?.shown(in: window, at: MonotonicClock.seconds())
         session?.setLowPower(lowPower)
     }

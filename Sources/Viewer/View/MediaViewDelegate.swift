@@ -17,6 +17,9 @@ public protocol MediaViewDelegate: AnyObject {
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError)
     /// The first picture of a presented view reached the screen (for sound, the indicator).
     func didShowFirstFrame(for mediaView: MediaView)
+    /// A photo's small picture (its camera thumbnail, or an eighth-size decode) reached the
+    /// screen while the photo itself still decodes; `didShowFirstFrame` follows with the photo.
+    func didShowFirstLook(for mediaView: MediaView)
     /// Playback paused.
     func didPauseMedia(for mediaView: MediaView)
     /// The position jumped (a key, the track, code, a script) to `position` seconds.
@@ -93,6 +96,7 @@ public extension MediaViewDelegate {
     func didFailToPlayMedia(for mediaView: MediaView) {}
     func didFailToPlayMedia(for mediaView: MediaView, error: MediaError) {}
     func didShowFirstFrame(for mediaView: MediaView) {}
+    func didShowFirstLook(for mediaView: MediaView) {}
     func didPauseMedia(for mediaView: MediaView) {}
     func mediaView(_ mediaView: MediaView, didSeekTo position: Double) {}
     func willPresent(mediaView: MediaView) {}

@@ -29,6 +29,8 @@ final class EventRecorder: MediaViewDelegate {
     func didShowFirstFrame(for mediaView: MediaView) {
         emit("first_frame", mediaView, [("buffered", .double(mediaView.bufferedFraction))])
     }
+    /// A photo's small picture on screen before the photo: time to the first changed pixel.
+    func didShowFirstLook(for mediaView: MediaView) { emit("first_look", mediaView) }
     func didDismiss(mediaView: MediaView) { emit("dismissed", mediaView) }
     func didPlayMedia(for mediaView: MediaView) { emit("played", mediaView, [("position", .double(mediaView.position))]) }
     func didPauseMedia(for mediaView: MediaView) { emit("paused", mediaView, [("position", .double(mediaView.position))]) }
