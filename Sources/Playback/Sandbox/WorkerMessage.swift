@@ -21,8 +21,13 @@ public struct WorkerMessage {
         case ready = 5
         /// Worker to viewer: what a probe came to, in `text`.
         case probed = 6
+        /// Viewer to worker: a gallery thumbnail of the file, or of the cached PNG, in the fd
+        /// (see `ThumbnailRequest`).
+        case thumbnail = 7
         /// Worker to viewer: the file is an animation; the player plays it in the viewer.
         case moving = 20
+        /// Worker to viewer: the file holds no picture (sound without cover art).
+        case nothing = 21
     }
 
     /// The largest message: the numbers and a line of text.
