@@ -18,6 +18,8 @@ final class ThumbnailSandbox: @unchecked Sendable {
     private let mode: SandboxMode
     private let timeout: Double
     private let testing: Bool
+    /// The worker program; nil when none is installed.
+    private let program: String?
     private var worker: DecodeWorker?
     /// Why no worker serves, once that is known: nil while one may still be started.
     private var refusal: Refusal?
@@ -48,9 +50,11 @@ final class ThumbnailSandbox: @unchecked Sendable {
     }
 
     /// A sandbox for one thread in `mode`; a picture may take `timeout` seconds before its
-    /// worker is killed; `testing` workers take the tests' probes.
-    init(mode: SandboxMode, timeout: Double = 10, testing: Bool = false) {
+    /// worker is killed; `testing` workers take the tests' probes; `program` is the worker
+    /// program (nil: none is installed).
+    init(mode: SandboxMode, timeout: Double = 10, testing: Bool = false, program: String? = DecodeWorkers.programPath) {
         self.mode = mode
+        self.program = program
         self.timeout = timeout
         self.testing = testing
     }
@@ -106,7 +110,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
         if mode == .off { return .failure(.inProcess) }
         if let worker { return .success(worker) }
         if let refusal { return .failure(refusal) }
-        guard let path = DecodeWorkers.programPath else {
+        guard let path = program else {
             return refuse("no sandboxed decoder is installed (--sandbox=strict)",
                           else: "the sandboxed decoder (mediaview-worker) is not installed; thumbnails are made in this process")
         }

@@ -1,5 +1,4 @@
 import MediaCore
-import ThumbnailCache
 
 /// Camera photos' own thumbnails: a gallery cell of 128 px needs no more than the 160x120
 /// JPEG a camera stores in EXIF, which decodes in a fraction of a millisecond where the
@@ -44,11 +43,5 @@ extension ThumbnailMaker {
         var lowres = 0
         while lowres < 3, max(width, height) >> (lowres + 1) >= size { lowres += 1 }
         return lowres
-    }
-
-    /// A cached thumbnail's PNG decoded and fitted to `size`: what the gallery's sandboxed
-    /// worker does with the PNG the viewer read from the desktop's cache.
-    public static func picture(ofCachedPNG png: [UInt8], size: Int) -> StillDecoder.RGBA? {
-        ThumbnailStore.decodePNG(png, size: size)
     }
 }

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Glibc
 import MediaCore
+import ThumbnailCache
 import Web
 
 /// Makes the small picture of a file that a gallery cell shows, on the calling thread.
@@ -65,6 +66,12 @@ public enum ThumbnailMaker {
         options.maxPixels = maxPixels
         guard let io = DescriptorIO(fd: fd, size: Int64(fileSize)) else { throw .broken("\(name): out of memory") }
         return try ffmpeg(io: io, name: name, size: size, options: options)
+    }
+
+    /// A cached thumbnail's PNG decoded and fitted to `size`: what the gallery's sandboxed
+    /// worker does with the PNG the viewer read from the desktop's cache.
+    public static func picture(ofCachedPNG png: [UInt8], size: Int) -> StillDecoder.RGBA? {
+        ThumbnailStore.decodePNG(png, size: size)
     }
 
     /// The camera's own thumbnail when it serves (`embedded`), else libjpeg-turbo at the

@@ -119,4 +119,28 @@ import Testing
         #expect(worker.workerPIDs.count == 1 && worker.workerPIDs.first != victim)
         #expect(worker.thumbnailsFromWorkers == paths.count - 1)
     }
+
+    @Test("Strict with no worker to be had refuses each thumbnail in one line; auto makes it here, the same picture")
+    func strictRefusesAndAutoFallsBack() throws {
+        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
+        let missing = "/nonexistent/mediaview-worker"
+        for strict in [ThumbnailSandbox(mode: .strict, program: missing), ThumbnailSandbox(mode: .strict, program: nil)] {
+            for _ in 0..<2 {
+                guard case .broken(let why) = strict.thumbnail(path: png, size: 128, maxPixels: 100_000_000) else {
+                    Issue.record("strict made a thumbnail without a sandbox")
+                    continue
+                }
+                #expect(why.hasPrefix("jpeg-quad-320x240.png: ") && why.hasSuffix("(--sandbox=strict)") && !why.contains("\n"), "\(why)")
+            }
+            #expect(strict.cached(png: [UInt8](try Data(contentsOf: URL(fileURLWithPath: png))), name: "x.png", size: 128) == nil)
+            #expect(strict.decoded.load(ordering: .relaxed) == 0 && strict.pid.load(ordering: .relaxed) == 0)
+        }
+        let auto = ThumbnailSandbox(mode: .automatic, program: missing)
+        guard case .picture(let made) = auto.thumbnail(path: png, size: 128, maxPixels: 100_000_000) else {
+            Issue.record("auto made no thumbnail without a worker")
+            return
+        }
+        #expect(made.picture.pixels == (try ThumbnailMaker.thumbnail(path: png, size: 128)).picture.pixels)
+        #expect(auto.decoded.load(ordering: .relaxed) == 0 && auto.pid.load(ordering: .relaxed) == 0)
+    }
 }
