@@ -7,24 +7,28 @@ import Web
 /// One gallery thread's own decode worker: every thumbnail that thread makes from a file,
 /// and every cached thumbnail it reads back, is decoded in that confined process.
 ///
+/// It is a photos worker, quick to start, so a gallery's first screen does not wait for
+/// fonts; the first SVG, AVIF, HEIC or JPEG XL of a folder (known from its first bytes)
+/// starts a drawings worker beside it for those.
+///
 /// A folder of downloaded files is parsed as soon as the gallery shows it, without the user
 /// opening any: a crafted one that breaks a parser takes only the worker, that one cell
 /// fails with one line, and the next file gets a fresh worker. The worker is started on
 /// the first thumbnail and reused; with the sandbox off, or (auto) when no worker can be
 /// had, thumbnails are made in this process as before.
 final class ThumbnailSandbox: @unchecked Sendable {
-    // @unchecked: `worker` and `refusal` are used only by the one thumbnail thread that
-    // owns this; `pid` and `decoded` are atomic, read by whoever asks.
+    // @unchecked: `workers` and `refusal` are used only by the one thumbnail thread that
+    // owns this; `pids` is locked and `decoded` atomic, read by whoever asks.
     private let mode: SandboxMode
     private let timeout: Double
     private let testing: Bool
     /// The worker program; nil when none is installed.
     private let program: String?
-    private var worker: DecodeWorker?
+    private var workers: [WorkerKind: DecodeWorker] = [:]
     /// Why no worker serves, once that is known: nil while one may still be started.
     private var refusal: Refusal?
-    /// The running worker's process id, 0 when none runs.
-    let pid = Atomic<Int32>(0)
+    /// The running workers' process ids.
+    let pids = Locked<[WorkerKind: Int32]>([:])
     /// Thumbnails (made or read from the cache) whose pixels came from a worker.
     let decoded = Atomic<Int>(0)
 
@@ -62,20 +66,29 @@ final class ThumbnailSandbox: @unchecked Sendable {
     /// The thumbnail of the file at `path`, made in the worker (or here, when the mode says so).
     func thumbnail(path: String, size: Int, maxPixels: Int) -> Made {
         let name = SourceOptions.displayName(path)
-        switch ready() {
+        // The viewer opens the file (non-blocking, regular files only) and reads its first
+        // bytes to pick the worker; the worker reads it through the descriptor and can open
+        // nothing itself.
+        let file: (fd: Int32, size: Int)?
+        do { file = mode == .off ? nil : try ThumbnailMaker.open(path) } catch { return .broken(error.message) }
+        defer { if let file { close(file.fd) } }
+        let kind = file.map { WorkerKind.forStill(WholeFile.read($0.fd, size: min($0.size, PictureFormat.headSize)), name: name) }
+        switch ready(kind ?? .photos) {
         case .failure(.inProcess):
-            do { return .picture(try ThumbnailMaker.thumbnail(path: path, size: size, maxPixels: maxPixels)) } catch {
+            do {
+                if let file {
+                    return .picture(try ThumbnailMaker.thumbnail(fd: file.fd, fileSize: file.size, name: name, size: size,
+                                                                 maxPixels: maxPixels))
+                }
+                return .picture(try ThumbnailMaker.thumbnail(path: path, size: size, maxPixels: maxPixels))
+            } catch {
                 if case .broken(let why) = error { return .broken(why) }
                 return .noPicture
             }
         case .failure(.refused(let why)):
             return .broken("\(name): \(why)")
         case .success(let w):
-            // The viewer opens the file (non-blocking, regular files only); the worker reads
-            // it through the descriptor and can open nothing itself.
-            let file: (fd: Int32, size: Int)
-            do { file = try ThumbnailMaker.open(path) } catch { return .broken(error.message) }
-            defer { close(file.fd) }
+            guard let file else { return .broken("\(name): cannot be read") }
             let request = ThumbnailRequest(source: .file, size: size, maxPixels: maxPixels, name: name)
             return exchange(request, fd: file.fd, worker: w)
         }
@@ -84,7 +97,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
     /// The cached thumbnail `png` decoded and fitted to `size` in the worker (or here, when
     /// the mode says so); nil when it cannot be, and the thumbnail is then made anew.
     func cached(png: [UInt8], name: String, size: Int) -> StillDecoder.RGBA? {
-        switch ready() {
+        switch ready(.photos) {
         case .failure(.inProcess):
             return ThumbnailStore.decodePNG(png, size: size)
         case .failure(.refused):
@@ -98,23 +111,32 @@ final class ThumbnailSandbox: @unchecked Sendable {
         }
     }
 
-    /// Ends the worker, if one runs (the gallery closed).
+    /// Ends the workers, if any run (the gallery closed).
     func stop() {
-        worker?.stop()
-        worker = nil
-        pid.store(0, ordering: .relaxed)
+        for kind in Array(workers.keys) { stop(kind) }
     }
 
-    /// The worker to use, started if none runs, or why none is used.
-    private func ready() -> Result<DecodeWorker, Refusal> {
+    private func stop(_ kind: WorkerKind) {
+        workers.removeValue(forKey: kind)?.stop()
+        forget(kind)
+    }
+
+    /// Lets go of the worker of `kind` (stopped and reaped already).
+    private func forget(_ kind: WorkerKind) {
+        workers[kind] = nil
+        pids.withLock { $0[kind] = nil }
+    }
+
+    /// The worker of `kind` to use, started if none runs, or why none is used.
+    private func ready(_ kind: WorkerKind) -> Result<DecodeWorker, Refusal> {
         if mode == .off { return .failure(.inProcess) }
-        if let worker { return .success(worker) }
+        if let worker = workers[kind] { return .success(worker) }
         if let refusal { return .failure(refusal) }
         guard let path = program else {
             return refuse("no sandboxed decoder is installed (--sandbox=strict)",
                           else: "the sandboxed decoder (mediaview-worker) is not installed; thumbnails are made in this process")
         }
-        switch WorkerSpawner.shared.spawn(path: path, kind: .drawings, testing: testing) {
+        switch WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing) {
         case .failure(let f):
             return refuse("\(f.message) (--sandbox=strict)", else: "\(f.message); thumbnails are made in this process")
         case .success(let w):
@@ -126,11 +148,13 @@ final class ThumbnailSandbox: @unchecked Sendable {
                 }
                 DecodeWorkers.shared.sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
             }
-            // At the gallery threads' own priority (nice 10): the decoding moved here, and the
-            // shown picture, its sound and the desktop still come first.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), 10)
-            worker = w
-            pid.store(w.pid, ordering: .relaxed)
+            // At the priority of the gallery thread asking (nice 10): the decoding moved there,
+            // and the shown picture, its sound and the desktop still come first.
+            errno = 0
+            let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), nice) }
+            workers[kind] = w
+            pids.withLock { $0[kind] = w.pid }
             return .success(w)
         }
     }
@@ -153,8 +177,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
         -> Made {
         switch w.exchange(request.message(fd: fd), timeout: timeout) {
         case .stopped(let why):
-            worker = nil
-            pid.store(0, ordering: .relaxed)
+            forget(w.kind)
             return .stopped("\(request.name): the decoder stopped: \(why)")
         case .answer(let m):
             defer { if m.fd >= 0 { close(m.fd) } }
@@ -168,7 +191,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
             default:
                 if m.numbers.first == Int64(ENOMEM) {
                     // Its heap may be in pieces: a fresh one takes the next file.
-                    stop()
+                    stop(w.kind)
                     return .stopped("\(request.name): the decoder stopped: out of memory")
                 }
                 return .broken(m.text.isEmpty ? "\(request.name): the decoder failed" : m.text)

@@ -10,7 +10,9 @@ import Web
 /// desktop come first) take files from the wanted list in its order; a new list replaces
 /// the old one, so scrolling on drops the files that scrolled away before they cost
 /// anything. Each file is looked up in the desktop's thumbnail cache first, made and saved
-/// there when missing. Results wait in a memory cache of bounded size, the least recently
+/// there when missing. The decoding (of the file, and of a cached PNG) is done by each
+/// thread's own sandboxed worker process (`ThumbnailSandbox`): a folder is parsed without
+/// the user opening any of its files, so a crafted one must not reach the viewer. Results wait in a memory cache of bounded size, the least recently
 /// shown going first, so a gallery of 100,000 files holds no more than a few screens.
 public final class ThumbnailWorker: @unchecked Sendable {
     // @unchecked: every field below `lock` is guarded by it; `store`, `size` and `wake` never change.
@@ -128,8 +130,9 @@ public final class ThumbnailWorker: @unchecked Sendable {
     /// one decoded): how a test tells this process decoded none itself.
     public var thumbnailsFromWorkers: Int { sandboxes.reduce(0) { $0 + $1.decoded.load(ordering: .relaxed) } }
 
-    /// Process ids of the decode workers running now, one per thread at most.
-    public var workerPIDs: [Int32] { sandboxes.map { $0.pid.load(ordering: .relaxed) }.filter { $0 > 0 } }
+    /// Process ids of the decode workers running now: a photos worker per thread, and a
+    /// drawings one beside it once a folder had an SVG, AVIF, HEIC or JPEG XL.
+    public var workerPIDs: [Int32] { sandboxes.flatMap { s in s.pids.withLock { Array($0.values) } } }
 
     /// Pictures held in memory, in bytes (bounded by the budget given).
     public var memoryInUse: Int { lock.withLock { memory.bytes } }

@@ -12,7 +12,8 @@ import Testing
     init() { FFmpegLog.quiet }
 
     /// A camera photo (its embedded thumbnail serves), a photo without one, a PNG, a GIF,
-    /// an x264 video and a sideways phone photo: every way a thumbnail is made.
+    /// an x264 video, a sideways phone photo and an SVG with text (a drawings worker's):
+    /// every way a thumbnail is made.
     static func files() throws -> [String] {
         [
             try Fixtures.cameraJPEG(),
@@ -21,6 +22,7 @@ import Testing
             try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50),
             try Fixtures.colourSeconds(),
             try JPEGOrientationTests.photo(orientation: 6),
+            try Fixtures.bytes("gsbx-text.svg", Data(StillFormatSandboxTests.svgWithText.utf8)),
         ]
     }
 
@@ -33,7 +35,7 @@ import Testing
         return (worker, news.events(of: worker, count: paths.count))
     }
 
-    @Test("JPEG, PNG, GIF and video thumbnails from the workers are the viewer's own, to the byte, all decoded there")
+    @Test("JPEG, PNG, GIF, SVG and video thumbnails from the workers are the viewer's own, to the byte, all decoded there")
     func workerThumbnailsEqualTheInProcessOnes() throws {
         let paths = try Self.files()
         let (worker, events) = make(paths, mode: .automatic)
@@ -133,7 +135,7 @@ import Testing
                 #expect(why.hasPrefix("jpeg-quad-320x240.png: ") && why.hasSuffix("(--sandbox=strict)") && !why.contains("\n"), "\(why)")
             }
             #expect(strict.cached(png: [UInt8](try Data(contentsOf: URL(fileURLWithPath: png))), name: "x.png", size: 128) == nil)
-            #expect(strict.decoded.load(ordering: .relaxed) == 0 && strict.pid.load(ordering: .relaxed) == 0)
+            #expect(strict.decoded.load(ordering: .relaxed) == 0 && strict.pids.withLock { $0.isEmpty })
         }
         let auto = ThumbnailSandbox(mode: .automatic, program: missing)
         guard case .picture(let made) = auto.thumbnail(path: png, size: 128, maxPixels: 100_000_000) else {
@@ -141,6 +143,6 @@ import Testing
             return
         }
         #expect(made.picture.pixels == (try ThumbnailMaker.thumbnail(path: png, size: 128)).picture.pixels)
-        #expect(auto.decoded.load(ordering: .relaxed) == 0 && auto.pid.load(ordering: .relaxed) == 0)
+        #expect(auto.decoded.load(ordering: .relaxed) == 0 && auto.pids.withLock { $0.isEmpty })
     }
 }
