@@ -21,8 +21,13 @@ final class WorkerSpawner: @unchecked Sendable {
     private var jobs: [Job] = []
     private var started = false
 
-    /// Starts the worker program at `path` on the spawning thread and waits for it.
+    /// Starts the worker program at `path` on the spawning thread, and waits for it to be
+    /// ready on this one (the gallery's two threads then wait for their workers together).
     func spawn(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, kind: kind, testing: testing).flatMap { $0.ready() }
+    }
+
+    private func launch(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
         let job = Job(path: path, kind: kind, testing: testing)
         condition.withLock {
             jobs.append(job)
@@ -42,7 +47,7 @@ final class WorkerSpawner: @unchecked Sendable {
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
             condition.unlock()
-            let result = DecodeWorker.start(path: job.path, kind: job.kind, testing: job.testing)
+            let result = DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
             condition.withLock {
                 job.result = result
                 condition.broadcast()
