@@ -136,7 +136,11 @@ final class ThumbnailSandbox: @unchecked Sendable {
             return refuse("no sandboxed decoder is installed (--sandbox=strict)",
                           else: "the sandboxed decoder (mediaview-worker) is not installed; thumbnails are made in this process")
         }
-        switch WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing) {
+        // At the priority of the gallery thread asking (nice 10), from its start: the
+        // decoding moved there, and the shown picture, its sound and the desktop come first.
+        errno = 0
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        switch WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing, nice: errno == 0 ? nice : nil) {
         case .failure(let f):
             return refuse("\(f.message) (--sandbox=strict)", else: "\(f.message); thumbnails are made in this process")
         case .success(let w):
@@ -148,11 +152,6 @@ final class ThumbnailSandbox: @unchecked Sendable {
                 }
                 DecodeWorkers.shared.sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
             }
-            // At the priority of the gallery thread asking (nice 10): the decoding moved there,
-            // and the shown picture, its sound and the desktop still come first.
-            errno = 0
-            let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-            if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), nice) }
             workers[kind] = w
             pids.withLock { $0[kind] = w.pid }
             return .success(w)

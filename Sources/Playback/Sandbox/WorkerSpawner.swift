@@ -1,3 +1,4 @@
+import Glibc
 import MediaCore
 
 /// Starts decode workers from one thread that lives as long as the program.
@@ -22,9 +23,13 @@ final class WorkerSpawner: @unchecked Sendable {
     private var started = false
 
     /// Starts the worker program at `path` on the spawning thread, and waits for it to be
-    /// ready on this one (the gallery's two threads then wait for their workers together).
-    func spawn(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
-        launch(path: path, kind: kind, testing: testing).flatMap { $0.ready() }
+    /// ready on this one (the gallery's two threads then wait for their workers together);
+    /// `nice`: the priority it runs at from its start, warm-up included (nil: the program's).
+    func spawn(path: String, kind: WorkerKind, testing: Bool, nice: Int32? = nil) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, kind: kind, testing: testing).flatMap { w in
+            if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), nice) }
+            return w.ready()
+        }
     }
 
     private func launch(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
