@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures and gallery thumbnails for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -20,6 +20,8 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = Serving.decode(request)
     case .glance:
         answer = Serving.glance(request)
+    case .thumbnail:
+        answer = ThumbnailServing.serve(request)
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
     default:

@@ -29,8 +29,9 @@ final class DecodeWorker {
         self.kind = kind
     }
 
-    /// Starts the program at `path` and waits (at most 3 s) for its ready message.
-    static func start(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+    /// Starts the program at `path`, not waiting for it: `ready` does, on the thread that
+    /// needs the worker, so two workers started at once warm up at once.
+    static func launch(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
@@ -52,12 +53,17 @@ final class DecodeWorker {
             close(pair[0])
             return .failure(DecodeFailure("cannot start the decoder \(path): \(String(cString: strerror(rc)))"))
         }
-        let worker = DecodeWorker(pid: pid, socket: pair[0], steps: 0, kind: kind)
-        switch worker.wait(timeout: 3) {
+        return .success(DecodeWorker(pid: pid, socket: pair[0], steps: 0, kind: kind))
+    }
+
+    /// Waits (at most 3 s) for the ready message of a worker just launched: the worker as
+    /// it confined itself, or why it did not start (it is then stopped and reaped).
+    func ready() -> Result<DecodeWorker, DecodeFailure> {
+        switch wait(timeout: 3) {
         case .answer(let m) where m.kind == .ready:
-            return .success(DecodeWorker(pid: pid, socket: pair[0], steps: Int32(truncatingIfNeeded: m.numbers[0]), kind: kind))
+            return .success(DecodeWorker(pid: pid, socket: socket, steps: Int32(truncatingIfNeeded: m.numbers[0]), kind: kind))
         case .answer:
-            worker.stop()
+            stop()
             return .failure(DecodeFailure("the decoder did not start: it said something else first"))
         case .stopped(let why):
             return .failure(DecodeFailure("the decoder did not start: \(why)"))

@@ -27,8 +27,13 @@ public struct WorkerMessage {
         /// Viewer to worker: the photo's first look (`StillWork.glance`), laid out as `decode`;
         /// answered with a `picture`, or a `failure` without text when it has none.
         case glance = 8
+        /// Viewer to worker: a gallery thumbnail of the file, or of the cached PNG, in the fd
+        /// (see `ThumbnailRequest`).
+        case thumbnail = 9
         /// Worker to viewer: the file is an animation; the player plays it in the viewer.
         case moving = 20
+        /// Worker to viewer: the file holds no picture (sound without cover art).
+        case nothing = 21
     }
 
     /// The largest message: the numbers and a line of text.

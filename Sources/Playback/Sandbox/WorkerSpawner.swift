@@ -1,3 +1,4 @@
+import Glibc
 import MediaCore
 
 /// Starts decode workers from one thread that lives as long as the program.
@@ -21,8 +22,17 @@ final class WorkerSpawner: @unchecked Sendable {
     private var jobs: [Job] = []
     private var started = false
 
-    /// Starts the worker program at `path` on the spawning thread and waits for it.
-    func spawn(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+    /// Starts the worker program at `path` on the spawning thread, and waits for it to be
+    /// ready on this one (the gallery's two threads then wait for their workers together);
+    /// `nice`: the priority it runs at from its start, warm-up included (nil: the program's).
+    func spawn(path: String, kind: WorkerKind, testing: Bool, nice: Int32? = nil) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, kind: kind, testing: testing).flatMap { w in
+            if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), nice) }
+            return w.ready()
+        }
+    }
+
+    private func launch(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
         let job = Job(path: path, kind: kind, testing: testing)
         condition.withLock {
             jobs.append(job)
@@ -42,7 +52,7 @@ final class WorkerSpawner: @unchecked Sendable {
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
             condition.unlock()
-            let result = DecodeWorker.start(path: job.path, kind: job.kind, testing: job.testing)
+            let result = DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
             condition.withLock {
                 job.result = result
                 condition.broadcast()

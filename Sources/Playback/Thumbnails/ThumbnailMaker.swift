@@ -1,6 +1,7 @@
 import CFFmpeg
 import Glibc
 import MediaCore
+import ThumbnailCache
 import Web
 
 /// Makes the small picture of a file that a gallery cell shows, on the calling thread.
@@ -19,6 +20,9 @@ public enum ThumbnailMaker {
         case broken(String)
     }
 
+    /// A thumbnail made: the picture, and how long the file plays when it is a video.
+    public typealias Made = (picture: StillDecoder.RGBA, length: Double?)
+
     /// The picture of the file at `path`, fitting in `size` x `size` pixels with its shape
     /// kept (never enlarged), as straight-alpha RGBA.
     public static func make(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure) -> StillDecoder.RGBA {
@@ -30,39 +34,54 @@ public enum ThumbnailMaker {
     /// shows it without opening the file again.
     public static func thumbnail(path: String, size: Int, maxPixels: Int = 100_000_000) throws(Failure)
         -> (picture: StillDecoder.RGBA, length: Double?) {
-        if isJPEGFile(path), let p = try? jpeg(path: path, size: size, maxPixels: maxPixels) { return (p, nil) }
+        let file: (fd: Int32, size: Int)
+        do { file = try open(path) } catch { throw .broken(error.message) }
+        defer { close(file.fd) }
+        return try thumbnail(fd: file.fd, fileSize: file.size, name: SourceOptions.displayName(path), size: size,
+                             maxPixels: maxPixels)
+    }
+
+    /// As `thumbnail(path:)`, of the regular file open as `fd` (`fileSize` bytes, called
+    /// `name` in messages), read only through `pread`: how the sandboxed worker, which may
+    /// open no path, makes a gallery's thumbnails from the descriptor the viewer hands it.
+    public static func thumbnail(fd: Int32, fileSize: Int, name: String, size: Int, maxPixels: Int = 100_000_000)
+        throws(Failure) -> (picture: StillDecoder.RGBA, length: Double?) {
+        let head = WholeFile.read(fd, size: min(fileSize, PictureFormat.headSize))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]),
+           let p = try? jpeg(fd: fd, fileSize: fileSize, name: name, size: size, maxPixels: maxPixels) { return (p, nil) }
         // The pictures FFmpeg cannot decode well (AVIF, HEIC, animated JPEG XL and WebP, SVG)
         // go through the player's own decoders: their first frame, an SVG drawn at the cell's size.
-        var picture = PlayerOptions()
-        picture.source.maxPixels = maxPixels
-        picture.targetSize = (size, size)
-        if let source = try? PictureSources.open(file: "file:" + path, options: picture,
-                                                 colour: PictureColour(displayProfile: nil, name: SourceOptions.displayName(path))),
-           let first = try? source.next(), let p = try? fit(first.frame, size: size) {
-            return (p, nil)
+        if PictureFormat.sniff(head, name: name) != nil, fileSize <= PictureFormat.largestFile {
+            var picture = PlayerOptions()
+            picture.source.maxPixels = maxPixels
+            picture.targetSize = (size, size)
+            let bytes = WholeFile.read(fd, size: fileSize)
+            if let source = try? PictureSources.open(bytes, name: name, options: picture,
+                                                     colour: PictureColour(displayProfile: nil, name: name)),
+               let first = try? source.next(), let p = try? fit(first.frame, size: size) {
+                return (p, nil)
+            }
         }
         var options = SourceOptions()
         options.maxPixels = maxPixels
-        return try ffmpeg(path: path, size: size, options: options)
+        guard let io = DescriptorIO(fd: fd, size: Int64(fileSize)) else { throw .broken("\(name): out of memory") }
+        return try ffmpeg(io: io, name: name, size: size, options: options)
     }
 
-    /// Whether the file starts as a JPEG does, whatever its name says.
-    static func isJPEGFile(_ path: String) -> Bool {
-        // Non-blocking: a pipe named like a picture must not hold the thread in open.
-        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 3)
-        return read(fd, &head, 3) == 3 && head == [0xFF, 0xD8, 0xFF]
+    /// A cached thumbnail's PNG decoded and fitted to `size`: what the gallery's sandboxed
+    /// worker does with the PNG the viewer read from the desktop's cache.
+    public static func picture(ofCachedPNG png: [UInt8], size: Int) -> StillDecoder.RGBA? {
+        ThumbnailStore.decodePNG(png, size: size)
     }
 
     /// The camera's own thumbnail when it serves (`embedded`), else libjpeg-turbo at the
     /// largest DCT scale-down that still covers `size`. Only the head of the file is read
     /// for the first: a camera folder's first screen costs no twelve-megapixel reads.
-    static func jpeg(path: String, size: Int, maxPixels: Int) throws -> StillDecoder.RGBA {
-        let head = try readFile(path, first: headBytes)
+    static func jpeg(fd: Int32, fileSize: Int, name: String, size: Int, maxPixels: Int) throws -> StillDecoder.RGBA {
+        guard fileSize <= wholeFileLimit else { throw AVError(message: "\(name): too big for a thumbnail") }
+        let head = WholeFile.read(fd, size: min(fileSize, headBytes))
         if let p = head.withUnsafeBytes({ embedded($0, size: size) }) { return p }
-        let bytes = head.count < headBytes ? head : try readFile(path)
+        let bytes = head.count < headBytes ? head : WholeFile.read(fd, size: fileSize)
         let lowres = try bytes.withUnsafeBytes { raw throws(AVError) -> Int in
             let (w, h) = try JPEGStill.storedSize(raw)
             return Self.lowres(width: w, height: h, size: size)
@@ -92,15 +111,15 @@ public enum ThumbnailMaker {
         return StillDecoder.RGBA(width: ow, height: oh, pixels: out)
     }
 
-    /// FFmpeg: the best picture stream, a tenth of the way into a video.
-    static func ffmpeg(path: String, size: Int, options: SourceOptions) throws(Failure)
+    /// FFmpeg: the best picture stream, a tenth of the way into a video, read through `io`.
+    static func ffmpeg(io: DescriptorIO, name: String, size: Int, options: SourceOptions) throws(Failure)
         -> (picture: StillDecoder.RGBA, length: Double?) {
         let d: Demuxer
-        do { d = try Demuxer(url: path, options: options) } catch { throw .broken(error.message) }
+        do { d = try Demuxer(url: name, options: options, io: io) } catch { throw .broken(error.message) }
         let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard v >= 0 else {
             if av_find_best_stream(d.ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0) >= 0 { throw .noPicture }
-            throw .broken("\(SourceOptions.displayName(path)): no picture in it")
+            throw .broken("\(name): no picture in it")
         }
         let st = d.stream(Int(v))
         for i in 0..<Int(d.ctx.pointee.nb_streams) where i != Int(v) { d.stream(i).pointee.discard = AVDISCARD_ALL }
@@ -119,9 +138,9 @@ public enum ThumbnailMaker {
                 throw .broken(error.message)
             }
         case .none:
-            throw .broken("\(SourceOptions.displayName(path)): no picture could be decoded")
+            throw .broken("\(name): no picture could be decoded")
         case .failed(let e):
-            throw .broken("\(SourceOptions.displayName(path)): \(e.message)")
+            throw .broken("\(name): \(e.message)")
         }
     }
 
@@ -161,15 +180,19 @@ public enum ThumbnailMaker {
         return StillDecoder.RGBA(width: dw, height: dh, pixels: out)
     }
 
-    /// A whole file's bytes (at most its `first` bytes), or why not, in one line.
-    static func readFile(_ path: String, limit: Int = 512 << 20, first: Int = .max) throws(AVError) -> [UInt8] {
-        // Non-blocking, and regular files only: a pipe or device would block the reader.
-        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    /// The largest file read whole for a thumbnail.
+    static let wholeFileLimit = 512 << 20
+
+    /// `path` opened for reading, with its size, or why not, in one line. Non-blocking, and
+    /// regular files only: a pipe or a device named like a picture would block the reader.
+    static func open(_ path: String) throws(AVError) -> (fd: Int32, size: Int) {
+        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw AVError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw AVError(message: "\(path): not a regular file") }
-        guard Int(st.st_size) <= limit else { throw AVError(message: "\(path): too big for a thumbnail") }
-        return WholeFile.read(fd, size: min(first, Int(st.st_size)))
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw AVError(message: "\(path): not a regular file")
+        }
+        return (fd, Int(st.st_size))
     }
 }

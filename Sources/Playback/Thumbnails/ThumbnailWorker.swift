@@ -1,6 +1,7 @@
 import Glibc
 import MediaCore
 import ThumbnailCache
+import Web
 
 /// Thumbnails made in the background for a gallery: the cells on screen first, and only
 /// what is still wanted.
@@ -9,7 +10,9 @@ import ThumbnailCache
 /// desktop come first) take files from the wanted list in its order; a new list replaces
 /// the old one, so scrolling on drops the files that scrolled away before they cost
 /// anything. Each file is looked up in the desktop's thumbnail cache first, made and saved
-/// there when missing. Results wait in a memory cache of bounded size, the least recently
+/// there when missing. The decoding (of the file, and of a cached PNG) is done by each
+/// thread's own sandboxed worker process (`ThumbnailSandbox`): a folder is parsed without
+/// the user opening any of its files, so a crafted one must not reach the viewer. Results wait in a memory cache of bounded size, the least recently
 /// shown going first, so a gallery of 100,000 files holds no more than a few screens.
 public final class ThumbnailWorker: @unchecked Sendable {
     // @unchecked: every field below `lock` is guarded by it; `store`, `size` and `wake` never change.
@@ -21,6 +24,9 @@ public final class ThumbnailWorker: @unchecked Sendable {
     /// How many thumbnails are made at once.
     let threads: Int
     let lock = Condition()
+    /// Each thread's own decode worker (one per thread, so two thumbnails are made at once
+    /// as before), each used only by its thread.
+    let sandboxes: [ThumbnailSandbox]
     private var wanted: [String] = []
     private var cursor = 0
     private var busy: Set<String> = []
@@ -72,10 +78,16 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     /// A worker making `size` thumbnails, using the cache in `store` (nil: none), holding
     /// at most `memoryBudget` bytes of pictures; `wake` is called from its threads whenever
-    /// a thumbnail is ready; `threads` makers work at once (two: one per core of a small machine).
+    /// a thumbnail is ready; `threads` makers work at once (two: one per core of a small
+    /// machine), each decoding in its own sandboxed process as `sandbox` says, a file
+    /// getting `timeout` seconds there.
     public init(store: ThumbnailStore?, size: ThumbnailStore.Size, memoryBudget: Int = 48 << 20,
-                maxPixels: Int = 100_000_000, threads: Int = 2, wake: @escaping @Sendable () -> Void) {
+                maxPixels: Int = 100_000_000, threads: Int = 2, sandbox: SandboxMode = .automatic,
+                timeout: Double = 10, wake: @escaping @Sendable () -> Void) {
         self.threads = max(1, threads)
+        sandboxes = (0..<max(1, threads)).map { _ in
+            ThumbnailSandbox(mode: sandbox, timeout: timeout, testing: DecodeWorkers.shared.testing)
+        }
         self.store = store
         self.size = size
         self.wake = wake
@@ -95,7 +107,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             if !started {
                 started = true
                 running = threads
-                for i in 0..<threads { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run() } }
+                for i in 0..<threads { NamedThread.start(name: "mv-thumbs\(i)") { [self] in run(sandboxes[i]) } }
             }
             lock.broadcast()
         }
@@ -113,6 +125,14 @@ public final class ThumbnailWorker: @unchecked Sendable {
             return events
         }
     }
+
+    /// Thumbnails whose pixels came from a sandboxed worker (made from a file, or a cached
+    /// one decoded): how a test tells this process decoded none itself.
+    public var thumbnailsFromWorkers: Int { sandboxes.reduce(0) { $0 + $1.decoded.load(ordering: .relaxed) } }
+
+    /// Process ids of the decode workers running now: a photos worker per thread, and a
+    /// drawings one beside it once a folder had an SVG, AVIF, HEIC or JPEG XL.
+    public var workerPIDs: [Int32] { sandboxes.flatMap { s in s.pids.withLock { Array($0.values) } } }
 
     /// Pictures held in memory, in bytes (bounded by the budget given).
     public var memoryInUse: Int { lock.withLock { memory.bytes } }
@@ -134,14 +154,14 @@ public final class ThumbnailWorker: @unchecked Sendable {
 
     // MARK: The worker threads.
 
-    private func run() {
+    private func run(_ sandbox: ThumbnailSandbox) {
         // Lower priority for this thread only (Linux's setpriority on a thread id): the shown
         // picture, its sound and the desktop come first; unlike SCHED_IDLE, a busy machine
         // still leaves the gallery some time.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         while let path = next() {
             let start = MonotonicClock.seconds()
-            let (outcome, source, cacheProblem) = make(path)
+            let (outcome, source, cacheProblem) = make(path, sandbox: sandbox)
             let seconds = MonotonicClock.seconds() - start
             lock.withLock {
                 busy.remove(path)
@@ -152,6 +172,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
             }
             wake()
         }
+        sandbox.stop()
         lock.withLock {
             running -= 1
             lock.broadcast()
@@ -176,7 +197,7 @@ public final class ThumbnailWorker: @unchecked Sendable {
         }
     }
 
-    private func make(_ path: String) -> (Outcome, Event.Source, String?) {
+    private func make(_ path: String, sandbox: ThumbnailSandbox) -> (Outcome, Event.Source, String?) {
         var st = stat()
         guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
             return (.failed("cannot read \(path): \(String(cString: strerror(errno)))"), .failed, nil)
@@ -187,16 +208,25 @@ public final class ThumbnailWorker: @unchecked Sendable {
         let mtime = Int(st.st_mtim.tv_sec)
         let uri = ThumbnailStore.uri(forPath: ThumbnailStore.absolutePath(path))
         if let store {
-            if let c = store.cachedThumbnail(uri, mtime: mtime, size: size) { return (.picture(c.picture, length: c.length), .cache, nil) }
+            // The cache's PNG is read and checked by our own code; its pixels are decoded
+            // by the worker, as a file's are: anyone who can write the cache could plant one.
+            if let png = store.cachedPNG(uri, mtime: mtime, size: size),
+               let p = sandbox.cached(png: png, name: SourceOptions.displayName(path), size: size.rawValue) {
+                return (.picture(p, length: ThumbnailStore.length(ofPNG: png)), .cache, nil)
+            }
             if store.hasFailure(uri, mtime: mtime) { return (.failed("no thumbnail could be made before"), .failed, nil) }
         }
-        do {
-            let (picture, length) = try ThumbnailMaker.thumbnail(path: path, size: size.rawValue, maxPixels: maxPixels)
+        switch sandbox.thumbnail(path: path, size: size.rawValue, maxPixels: maxPixels) {
+        case .picture(let (picture, length)):
             return (.picture(picture, length: length), .made, save { s throws(ThumbnailStore.SaveError) in
                 try s.save(picture, uri: uri, mtime: mtime, size: size, length: length)
             })
-        } catch {
-            guard case .broken(let why) = error else { return (.noPicture, .none, nil) }
+        case .noPicture:
+            return (.noPicture, .none, nil)
+        case .stopped(let why):
+            // Not recorded in the cache: a worker killed or out of time may well make it next time.
+            return (.failed(why), .failed, nil)
+        case .broken(let why):
             let problem = save { s throws(ThumbnailStore.SaveError) in try s.recordFailure(uri, mtime: mtime) }
             return (.failed(why), .failed, problem)
         }

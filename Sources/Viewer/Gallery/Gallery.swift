@@ -81,6 +81,7 @@ final class Gallery {
             let waker = stage.loop.waker
             worker = ThumbnailWorker(store: queue.presentation.thumbnailStore, size: size,
                                      maxPixels: queue.current?.playerOptions.source.maxPixels ?? 100_000_000,
+                                     sandbox: queue.current?.playerOptions.sandbox ?? .automatic,
                                      wake: { waker.wake() })
             images.removeAll()
         }
