@@ -78,12 +78,16 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// A worker of `kind` for one request: an idle one, else a new one.
     func take(_ kind: WorkerKind = .photos) -> Result<DecodeWorker, DecodeFailure>? {
-        let w = idle.withLock { all -> DecodeWorker? in
+        if let w = takeIdle(kind) { return .success(w) }
+        return start(kind)
+    }
+
+    /// An idle worker of `kind`, already started and warm, if one waits; none is started.
+    func takeIdle(_ kind: WorkerKind) -> DecodeWorker? {
+        idle.withLock { all -> DecodeWorker? in
             guard let i = all.lastIndex(where: { $0.kind == kind }) else { return nil }
             return all.remove(at: i)
         }
-        if let w { return .success(w) }
-        return start(kind)
     }
 
     /// A worker that answered goes back to wait for the next request.

@@ -25,6 +25,8 @@ final class ThumbnailSandbox: @unchecked Sendable {
     /// The worker program; nil when none is installed.
     private let program: String?
     private var workers: [WorkerKind: DecodeWorker] = [:]
+    /// The kinds whose worker was borrowed from the stills' pool, to be given back to it.
+    private var borrowed: Set<WorkerKind> = []
     /// Why no worker serves, once that is known: nil while one may still be started.
     private var refusal: Refusal?
     /// The running workers' process ids.
@@ -111,9 +113,17 @@ final class ThumbnailSandbox: @unchecked Sendable {
         }
     }
 
-    /// Ends the workers, if any run (the gallery closed).
+    /// Ends the workers, if any run (the gallery closed); one borrowed from the stills'
+    /// pool goes back to it, warm, for the next picture shown.
     func stop() {
-        for kind in Array(workers.keys) { stop(kind) }
+        for kind in Array(workers.keys) {
+            if borrowed.contains(kind), let w = workers[kind] {
+                forget(kind)
+                DecodeWorkers.shared.give(back: w)
+            } else {
+                stop(kind)
+            }
+        }
     }
 
     private func stop(_ kind: WorkerKind) {
@@ -121,10 +131,22 @@ final class ThumbnailSandbox: @unchecked Sendable {
         forget(kind)
     }
 
-    /// Lets go of the worker of `kind` (stopped and reaped already).
+    /// Lets go of the worker of `kind` (stopped and reaped already, or given back).
     private func forget(_ kind: WorkerKind) {
         workers[kind] = nil
+        borrowed.remove(kind)
         pids.withLock { $0[kind] = nil }
+    }
+
+    /// A warm worker the stills' pool holds idle, when this gallery's workers are of the
+    /// same making: the picture on screen was decoded by one a moment ago, and a gallery
+    /// opened over it then starts making thumbnails at once instead of after a worker's
+    /// start (0.1–0.4 s). It keeps its priority: it cannot be raised back once lowered.
+    private func borrow(_ kind: WorkerKind) -> DecodeWorker? {
+        guard testing == DecodeWorkers.shared.testing, program == DecodeWorkers.programPath,
+              let w = DecodeWorkers.shared.takeIdle(kind) else { return nil }
+        borrowed.insert(kind)
+        return w
     }
 
     /// The worker of `kind` to use, started if none runs, or why none is used.
@@ -140,7 +162,8 @@ final class ThumbnailSandbox: @unchecked Sendable {
         // decoding moved there, and the shown picture, its sound and the desktop come first.
         errno = 0
         let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        switch WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing, nice: errno == 0 ? nice : nil) {
+        let had = borrow(kind).map { Result<DecodeWorker, DecodeFailure>.success($0) }
+        switch had ?? WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing, nice: errno == 0 ? nice : nil) {
         case .failure(let f):
             return refuse("\(f.message) (--sandbox=strict)", else: "\(f.message); thumbnails are made in this process")
         case .success(let w):
@@ -178,6 +201,10 @@ final class ThumbnailSandbox: @unchecked Sendable {
         case .stopped(let why):
             forget(w.kind)
             return .stopped("\(request.name): the decoder stopped: \(why)")
+        case .cancelled:
+            // Not asked for here (nothing cancels a thumbnail's exchange); said, not trapped.
+            stop(w.kind)
+            return .stopped("\(request.name): the decoder stopped: cancelled")
         case .answer(let m):
             defer { if m.fd >= 0 { close(m.fd) } }
             switch m.kind {

@@ -35,6 +35,24 @@ import Testing
         return (worker, news.events(of: worker, count: paths.count))
     }
 
+    @Test("A gallery opened over a shown photo takes the warm worker that decoded it, and gives it back when closed")
+    func aGalleryBorrowsTheWarmWorkerOfThePictures() throws {
+        let pool = DecodeWorkers.shared
+        pool.stopAll()
+        defer { pool.stopAll() }
+        pool.prestart(.photos)
+        let warm = pool.idlePIDs
+        #expect(warm.count == 1, "the pictures' pool holds one warm worker")
+        let (worker, events) = make([try Fixtures.cameraJPEG()], mode: .automatic, threads: 1)
+        #expect(events.count == 1 && events.first?.source == .made, "\(events.map { ($0.path, $0.reason) })")
+        #expect(worker.thumbnailsFromWorkers == 1)
+        #expect(worker.workerPIDs == warm, "the thumbnail came from a new worker, not the warm one")
+        #expect(pool.idlePIDs.isEmpty, "the warm worker is the gallery's while it shows")
+        worker.close()
+        #expect(pool.idlePIDs == warm, "closing the gallery gives the warm worker back")
+        #expect(kill(warm[0], 0) == 0, "the worker given back still runs")
+    }
+
     @Test("JPEG, PNG, GIF, SVG and video thumbnails from the workers are the viewer's own, to the byte, all decoded there")
     func workerThumbnailsEqualTheInProcessOnes() throws {
         let paths = try Self.files()
