@@ -172,7 +172,7 @@ SANITIZER_ENV := LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.sup
 # ASan keeps freed memory in quarantine to catch late uses, which is growth by design; the
 # tests that measure memory (it stays flat; a big folder costs little per file) run in a
 # second pass with the quarantine off.
-ASAN_RSS_TESTS := noMemoryGrowth|LongRunTests|HostileFolders
+ASAN_RSS_TESTS := noMemoryGrowth|LongRunTests|HostileFolders|clientsThatNeverReadCannotGrowThePlayerWithoutBound
 
 test-asan: deps check-swift
 	$(SWIFT) build --build-tests $(ASAN_FLAGS) $(SWIFT_FLAGS)

@@ -138,6 +138,12 @@ int sbx_seccomp_apply(void) {
     rc |= allow(ctx, SCMP_SYS(getpeername));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
     rc |= refuse_paths(ctx);
+#ifdef SBX_SANITIZED
+    // The sanitizers' runtime gives each new thread an alternate signal stack and asks how
+    // many CPUs it may use; only their test builds get these two calls.
+    rc |= allow(ctx, SCMP_SYS(sigaltstack));
+    rc |= allow(ctx, SCMP_SYS(sched_getaffinity));
+#endif
     // Every thread gets the filter, should a library have left one running after the warm-up.
     rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
     if (rc == 0) rc = seccomp_load(ctx);

@@ -12,7 +12,8 @@ struct FuzzCorpusTests {
         let corpus = Run.repositoryRoot + "/Tests/" + directory
         let count = try FileManager.default.contentsOfDirectory(atPath: corpus).count
         #expect(count >= minimum)
-        let r = try Run.process(exe, [corpus], timeout: 120, environment: ["SWIFT_BACKTRACE": "enable=no"])
+        // The test environment too: a sanitizer build needs its options and the symbolizer on PATH.
+        let r = try Run.process(exe, [corpus], timeout: 120, environment: Run.environment(["SWIFT_BACKTRACE": "enable=no"]))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\(count) inputs replayed"), "\(r.stdout)")
     }
