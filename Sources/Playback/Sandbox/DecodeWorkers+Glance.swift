@@ -12,18 +12,13 @@ extension DecodeWorkers {
         var request = decode
         request.kind = .glance
         request.numbers.append(allowed == .thumbnailOrEighth ? 1 : 0)
-        switch worker.exchange(request, timeout: timeout, cancelled: cancelled) {
-        case .stopped(let why):
-            replace(worker.kind)
-            throw AVError(message: "\(name): the decoder stopped: \(why)")
-        case .cancelled:
-            throw AVError(message: "\(name): closed before it was decoded")
-        case .answer(let m) where m.kind == .picture:
-            guard let picture = WorkerPicture(m) else { return }
-            glanced.add(1, ordering: .relaxed)
-            show(picture)
-        case .answer(let m):
+        let m = try answer(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
+        guard m.kind == .picture else {
             if m.fd >= 0 { close(m.fd) }
+            return
         }
+        guard let picture = WorkerPicture(m) else { return }
+        glanced.add(1, ordering: .relaxed)
+        show(picture)
     }
 }

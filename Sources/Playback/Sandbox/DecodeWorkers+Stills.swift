@@ -63,25 +63,35 @@ extension DecodeWorkers {
         return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
     }
 
-    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
+    /// The worker's answer, or the one line for an exchange that ended without one. A worker
+    /// that stopped gets a successor at once; a cancelled one does not, since its item is
+    /// going away, often because the program is.
+    func answer(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> WorkerMessage {
         switch outcome {
+        case .answer(let m):
+            return m
         case .stopped(let why):
             replace(worker.kind)
             throw AVError(message: "\(name): the decoder stopped: \(why)")
         case .cancelled:
-            // No successor here: the item is going away, often because the program is.
             throw AVError(message: "\(name): closed before it was decoded")
-        case .answer(let m) where m.kind == .picture:
+        }
+    }
+
+    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
+        let m = try answer(outcome, worker: worker, name: name)
+        switch m.kind {
+        case .picture:
             give(back: worker)
             guard let picture = WorkerPicture(m) else { throw AVError(message: "\(name): the decoder's answer was malformed") }
             answered.add(1, ordering: .relaxed)
             return .picture(picture)
-        case .answer(let m) where m.kind == .moving:
+        case .moving:
             // Animations play as video, in the viewer's process like any video for now.
             if m.fd >= 0 { close(m.fd) }
             give(back: worker)
             return .inProcess
-        case .answer(let m):
+        default:
             if m.fd >= 0 { close(m.fd) }
             if m.numbers.first == Int64(ENOMEM) {
                 // Its heap may be in pieces: a fresh one takes the next picture.
