@@ -139,10 +139,11 @@ int sbx_seccomp_apply(void) {
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
     rc |= refuse_paths(ctx);
 #ifdef SBX_SANITIZED
-    // The sanitizers' runtime gives each new thread an alternate signal stack and asks how
-    // many CPUs it may use; only their test builds get these two calls.
+    // The sanitizers' runtime gives each new thread an alternate signal stack, asks how
+    // many CPUs it may use and sets process attributes; only their test builds get these.
     rc |= allow(ctx, SCMP_SYS(sigaltstack));
     rc |= allow(ctx, SCMP_SYS(sched_getaffinity));
+    rc |= allow(ctx, SCMP_SYS(prctl));
 #endif
     // Every thread gets the filter, should a library have left one running after the warm-up.
     rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);

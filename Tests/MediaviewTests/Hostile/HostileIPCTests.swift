@@ -89,7 +89,10 @@ extension MediaviewProgram {
             }
             #expect(events >= toggles, "\(events) of \(toggles) events came")
             let peak = try #require(HostilePeer.memoryMiB(run.pid, "VmHWM"))
-            #expect(peak - rss < 24, "memory grew from \(Int(rss)) to a peak of \(Int(peak)) MiB")
+            // AddressSanitizer pads every allocation and keeps per-thread caches of freed
+            // blocks: its test builds are given half again.
+            let bound: Double = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil ? 24 : 36
+            #expect(peak - rss < bound, "memory grew from \(Int(rss)) to a peak of \(Int(peak)) MiB")
             try Self.quit(run, socket)
         }
 
