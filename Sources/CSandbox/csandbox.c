@@ -34,6 +34,14 @@ int sbx_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
 #endif
 #endif
 
+int sbx_sanitized(void) {
+#ifdef SBX_SANITIZED
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 int sbx_limits(uint64_t address_space, uint64_t files) {
     struct rlimit as = { address_space, address_space }, nofile = { files, files }, core = { 0, 0 };
 #ifndef SBX_SANITIZED

@@ -42,4 +42,8 @@ int sbx_memfd(const char *name);
 int sbx_term_signal(int status);
 /// The exit code of a waitpid status, or -1 when a signal ended it.
 int sbx_exit_code(int status);
+
+/// Whether this is a sanitizer test build: its worker must not run the leak check at exit,
+/// which needs ptrace, forbidden in the sandbox.
+int sbx_sanitized(void);
 #endif

@@ -45,7 +45,7 @@ final class DecodeWorker {
         // No Swift backtracer: on a crash it would start a helper program, which the sandbox
         // forbids, and the user would read "killed by the sandbox" instead of "crashed".
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + [nil]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + [nil]
         defer { (argv + envp).forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(pair[1])
@@ -71,6 +71,16 @@ final class DecodeWorker {
             // Unreachable: the start is not cancellable; said plainly rather than trapped.
             return .failure(DecodeFailure("the decoder did not start: cancelled"))
         }
+    }
+
+    /// In a sanitizer test build, the viewer's sanitizer options for the worker (so its
+    /// reports land beside the viewer's), without the leak check at exit: that check stops
+    /// the process with ptrace, which the sandbox refuses, and the worker was killed for it.
+    private static func sanitizerOptions() -> [UnsafeMutablePointer<CChar>?] {
+        guard sbx_sanitized() != 0 else { return [] }
+        let asan = getenv("ASAN_OPTIONS").map { String(cString: $0) + ":" } ?? ""
+        let tsan = getenv("TSAN_OPTIONS").map { [strdup("TSAN_OPTIONS=" + String(cString: $0))] } ?? []
+        return [strdup("ASAN_OPTIONS=" + asan + "detect_leaks=0")] + tsan
     }
 
     /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds, or
