@@ -31,9 +31,12 @@ final class PictureColour {
     private var warned = false
 
     /// `displayProfile`: the display's ICC bytes, nil for an sRGB display; `name` is what the
-    /// one warning about a damaged profile calls the picture.
-    init(displayProfile: [UInt8]?, name: String) {
+    /// one warning about a damaged profile calls the picture. A stand-in for a picture (its
+    /// first look, a part of it while it downloads) is `quiet`: the picture itself says it,
+    /// once, and the user read the line twice.
+    init(displayProfile: [UInt8]?, name: String, quiet: Bool = false) {
         self.name = name
+        warned = quiet
         guard let bytes = displayProfile else { display = nil; return }
         if let p = ColourProfile(icc: bytes), p.isRGB {
             display = p

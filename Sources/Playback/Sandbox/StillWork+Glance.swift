@@ -23,7 +23,7 @@ extension StillWork {
             return (frame, rotation, stored)
         }
         guard let look else { return nil }
-        let colour = PictureColour(displayProfile: displayProfile, name: name)
+        let colour = PictureColour(displayProfile: displayProfile, name: name, quiet: true)
         return Result(frame: colour.manage(look.frame), rotation: look.rotation, stored: look.stored,
                       formatName: "jpeg_pipe", codec: "mjpeg")
     }

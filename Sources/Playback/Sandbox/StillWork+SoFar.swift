@@ -17,7 +17,7 @@ extension StillWork {
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
             throw AVError(message: "\(name): only a JPEG is shown while it downloads")
         }
-        let colour = PictureColour(displayProfile: displayProfile, name: name)
+        let colour = PictureColour(displayProfile: displayProfile, name: name, quiet: true)
         var outcome: Swift.Result<Result, AVError> = .failure(AVError(message: "\(name): no data"))
         bytes.withUnsafeBytes { raw in
             do throws(AVError) {

@@ -158,7 +158,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
             return refuse("no sandboxed decoder is installed (--sandbox=strict)",
                           else: "the sandboxed decoder (mediaview-worker) is not installed; thumbnails are made in this process")
         }
-        // At the priority of the gallery thread asking (nice 10), from its start: the
+        // Decoding at the priority of the gallery thread asking (nice 10) once ready: the
         // decoding moved there, and the shown picture, its sound and the desktop come first.
         errno = 0
         let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)

@@ -24,11 +24,17 @@ final class WorkerSpawner: @unchecked Sendable {
 
     /// Starts the worker program at `path` on the spawning thread, and waits for it to be
     /// ready on this one (the gallery's two threads then wait for their workers together);
-    /// `nice`: the priority it runs at from its start, warm-up included (nil: the program's).
+    /// `nice`: the priority it decodes at once ready (nil: the program's). Its start and
+    /// warm-up run at the program's own: lowered from the start, a worker on a busy machine
+    /// (two programs keeping both cores busy) missed its 3 s to be ready, and a gallery
+    /// then made its thumbnails in the viewer's process instead.
     func spawn(path: String, kind: WorkerKind, testing: Bool, nice: Int32? = nil) -> Result<DecodeWorker, DecodeFailure> {
         launch(path: path, kind: kind, testing: testing).flatMap { w in
-            if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(w.pid), nice) }
-            return w.ready()
+            let ready = w.ready()
+            if let nice, case .success(let worker) = ready {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(worker.pid), nice)
+            }
+            return ready
         }
     }
 
