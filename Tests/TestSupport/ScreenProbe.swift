@@ -78,6 +78,15 @@ public final class ScreenProbe {
         return (Int(x), Int(y), Int(attrs.width), Int(attrs.height))
     }
 
+    /// Whether a window is mapped and all its ancestors are: on screen for a person, and
+    /// on a task bar. A window found by class may still be unmapped while its program
+    /// sets it up.
+    public func isViewable(_ window: UInt) -> Bool {
+        var attrs = XWindowAttributes()
+        guard XGetWindowAttributes(display, window, &attrs) != 0 else { return false }
+        return attrs.map_state == IsViewable
+    }
+
     /// Tells every client watching the root window that the screen is now `width` x
     /// `height`, the ConfigureNotify a RandR resize or rotation sends (Xvfb cannot turn its
     /// screen, so the tests send the event itself).
