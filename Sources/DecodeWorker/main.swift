@@ -16,6 +16,9 @@ while let request = WorkerMessage.receive(on: channel) {
     case .decode where testing && request.text.hasSuffix("worker-hangs.png"):
         // Tests only: a decode that never ends, to show a quit does not wait for it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
+    case .thumbnail where testing && request.text.hasSuffix("worker-crashes.png"):
+        // Tests only: a file that crashes the decoder, to show a gallery remembers it.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .decode, .decodeSoFar:
         answer = Serving.decode(request)
     case .glance:

@@ -15,8 +15,13 @@ final class DecodeWorker {
     /// What an exchange came to.
     enum Outcome {
         case answer(WorkerMessage)
-        /// The worker is gone (and reaped); the one line says how.
+        /// The worker is gone (and reaped) for a reason outside the input: it was killed,
+        /// ran out of time, or exited. Another try may well succeed. The one line says how.
         case stopped(String)
+        /// The worker died of its own signal while on this input: a parser crashed, or the
+        /// sandbox killed it for a call the input led it to. The same bytes would do it
+        /// again, so they are not worth another worker. The one line says how.
+        case crashed(String)
         /// The caller stopped wanting the answer (the item was closed, the program quits):
         /// the worker was ended mid-decode rather than waited for.
         case cancelled
@@ -65,7 +70,7 @@ final class DecodeWorker {
         case .answer:
             stop()
             return .failure(DecodeFailure("the decoder did not start: it said something else first"))
-        case .stopped(let why):
+        case .stopped(let why), .crashed(let why):
             return .failure(DecodeFailure("the decoder did not start: \(why)"))
         case .cancelled:
             // Unreachable: the start is not cancellable; said plainly rather than trapped.
@@ -130,7 +135,10 @@ final class DecodeWorker {
         close(socket)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return .stopped(DecodeWorker.describe(status: status))
+        let signal = sbx_term_signal(status)
+        // SIGKILL comes from outside (the watchdog, the kernel's OOM killer, a user).
+        let own = signal != 0 && signal != SIGKILL
+        return own ? .crashed(DecodeWorker.describe(status: status)) : .stopped(DecodeWorker.describe(status: status))
     }
 
     /// How a worker ended, in the words the user reads after "the decoder stopped: ".

@@ -70,7 +70,7 @@ extension DecodeWorkers {
         switch outcome {
         case .answer(let m):
             return m
-        case .stopped(let why):
+        case .stopped(let why), .crashed(let why):
             replace(worker.kind)
             throw AVError(message: "\(name): the decoder stopped: \(why)")
         case .cancelled:
@@ -128,7 +128,7 @@ extension DecodeWorkers {
         case .answer(let m):
             give(back: worker)
             return .answered(m.text)
-        case .stopped(let why):
+        case .stopped(let why), .crashed(let why):
             replace(worker.kind)
             return .stopped(why)
         case .cancelled:

@@ -40,7 +40,8 @@ final class ThumbnailSandbox: @unchecked Sendable {
         case picture(ThumbnailMaker.Made)
         /// It holds no picture (sound without cover art).
         case noPicture
-        /// It could not be read or decoded: the one line, worth remembering for the file.
+        /// It could not be read or decoded, or it crashed the worker: the one line, worth
+        /// remembering for the file so that the next visit to its folder does not try again.
         case broken(String)
         /// The worker stopped on it (crashed, killed, out of time or memory): the one line,
         /// for this cell only, since another try may well succeed.
@@ -201,6 +202,11 @@ final class ThumbnailSandbox: @unchecked Sendable {
         case .stopped(let why):
             forget(w.kind)
             return .stopped("\(request.name): the decoder stopped: \(why)")
+        case .crashed(let why):
+            // The file will crash the same decoder again: it is remembered as one with no
+            // thumbnail, and each later visit to its folder costs no worker.
+            forget(w.kind)
+            return .broken("\(request.name): the decoder stopped: \(why)")
         case .cancelled:
             // Not asked for here (nothing cancels a thumbnail's exchange); said, not trapped.
             stop(w.kind)

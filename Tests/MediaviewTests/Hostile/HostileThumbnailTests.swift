@@ -90,5 +90,39 @@ extension MediaviewProgram {
             let broken = try Gallery.uriAndMD5(dir + "/" + Gallery.broken).md5
             #expect(FileManager.default.fileExists(atPath: thumbnails + "/fail/mediaview-0.1.0/" + broken + ".png"))
         }
-    }
+
+        /// A downloaded file that crashes the decoder: its cell shows the fail disc and one
+        /// line says how the decoder stopped; the crash is remembered, so the next gallery
+        /// over the folder fails it at once instead of crashing another worker on it.
+        @Test func aFileThatCrashesTheDecoderIsNotTriedAgain() throws {
+            let dir = try Gallery.folder()
+            let crashing = "e worker-crashes.png"
+            try FileManager.default.removeItem(atPath: dir + "/" + Gallery.broken)
+            try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 160, height: 120),
+                                             toPath: dir + "/" + crashing)
+            let (cache, thumbnails) = try cache("thumbs-crash", ["/normal"])
+            // The worker crashes on the file's name only in a test run.
+            let testing = ["MEDIAVIEW_WORKER_TEST": "1"]
+            func crashReasons(_ log: String) throws -> [String] {
+                try Events.read(log).filter { $0["event"] as? String == "thumbnail_made" && ($0["path"] as? String ?? "").hasSuffix(crashing) }
+                    .compactMap { $0["reason"] as? String }
+            }
+            for visit in 1...2 {
+                let g = try Gallery.show(dir, cache: cache, environment: testing)
+                #expect(g.window.waitFor(try ScreenProbe()) { Gallery.showsEveryCell($0, g) } != nil,
+                        "visit \(visit): the grid does not show every picture and the fail disc; stderr: \(g.run.stderr)")
+                let reasons = try crashReasons(g.log)
+                let ended = try #require(try g.quit(), "the program did not quit")
+                #expect(ended.status == 0, "stderr: \(ended.stderr)")
+                if visit == 1 {
+                    #expect(reasons == ["\(crashing): the decoder stopped: crashed (SIGABRT)"], "\(reasons)")
+                    let md5 = try Gallery.uriAndMD5(dir + "/" + crashing).md5
+                    #expect(FileManager.default.fileExists(atPath: thumbnails + "/fail/mediaview-0.1.0/" + md5 + ".png"),
+                            "the crash was not remembered")
+                } else {
+                    #expect(reasons == ["no thumbnail could be made before"], "the file crashed a worker again: \(reasons)")
+                }
+            }
+        }
+}
 }

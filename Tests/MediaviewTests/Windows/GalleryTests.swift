@@ -57,10 +57,11 @@ extension MediaviewProgram {
             }
         }
 
-        static func show(_ dir: String, cache: String, wrapper: [String] = [], items: Int = 5) throws -> Shown {
+        static func show(_ dir: String, cache: String, wrapper: [String] = [], items: Int = 5,
+                         environment: [String: String] = [:]) throws -> Shown {
             let log = try Scratch.directory("gallery-log") + "/events.jsonl"
             let run = try Launched(["--windowed", "--geometry", "800x600+0+0", "--no-audio", "--events", log, dir],
-                                   environment: ["XDG_CACHE_HOME": cache], wrapper: wrapper)
+                                   environment: environment.merging(["XDG_CACHE_HOME": cache]) { $1 }, wrapper: wrapper)
             _ = try #require(Events.waitFor(log, "first_frame"), "stderr: \(run.stderr)")
             let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
             try xdotool(["key", "--window", String(window.id), "g"])
