@@ -25,13 +25,14 @@
 #       cache, and the first screen with a warm one (scripts/bench/case-gallery.sh)
 #   (p) track preview latency: hover to picture on screen, local file, web, cached and reopened
 #       (scripts/bench/case-p.sh)
+#   (gl) (g) with two CPU hogs (stress-ng --cpu 2) running for the whole case
 #   (k) a 24 MP progressive JPEG sent at 2 MB/s by a local HTTP server: time and share of the
 #       file in at the first picture (scripts/bench/case-k.sh)
 #
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
-#   BENCH_CASES       which cases (default "a a2 b c d e f g h i j k m p gallery")
+#   BENCH_CASES       which cases (default "a a2 b c d e f g gl h i j k m p gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
 #   BENCH_NO_DOCS     1 to leave docs/performance.md alone
@@ -46,7 +47,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g h i j k m p gallery}
+export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g gl h i j k m p gallery}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

@@ -13,8 +13,10 @@ work=$(mktemp -d /tmp/mvbench.XXXXXX)
 geom=1280x720+0+0
 xpid=
 xnum=
+hogs=
 
 cleanup() {
+    hogs_stop
     [ -n "$xpid" ] && { kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null; }
     rm -rf "$work"
 }
@@ -68,6 +70,18 @@ quiet() {
         sleep 5; waited=$((waited + 5))
     done
     record "$1" machine load "$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+# CPU hogs for the cases measured on a busy machine (a build, a browser tab): N stress-ng
+# workers, stopped by the PID started here.
+hogs_start() {
+    stress-ng --cpu "$1" --quiet &
+    hogs=$!
+    record "$2" machine hogs "$1"
+}
+hogs_stop() {
+    [ -n "$hogs" ] && { kill "$hogs" 2>/dev/null; wait "$hogs" 2>/dev/null; }
+    hogs=
 }
 
 # Runs a command under /usr/bin/time: sets $wall (s), $cpu (s), $rss (KiB), $xcpu (s, X server).
