@@ -167,7 +167,11 @@ import Testing
 
     /// How many font files process `pid` has mapped (FreeType maps a font file and closes it).
     private func fontsOpen(_ pid: Int32) throws -> Int {
-        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        // Read to the end: Foundation's whole-file read stops short on a long /proc file
+        // (a ThreadSanitizer build maps hundreds of regions before the first library).
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
         return Set(maps.split(separator: "\n").compactMap { line in
             line.firstRange(of: "/fonts/") == nil ? nil : line.split(separator: " ").last
         }).count
