@@ -43,7 +43,7 @@ final class ThumbnailSandbox: @unchecked Sendable {
         /// It could not be read or decoded, or it crashed the worker: the one line, worth
         /// remembering for the file so that the next visit to its folder does not try again.
         case broken(String)
-        /// The worker stopped on it (crashed, killed, out of time or memory): the one line,
+        /// The worker was stopped on it (killed, out of time or memory): the one line,
         /// for this cell only, since another try may well succeed.
         case stopped(String)
     }
