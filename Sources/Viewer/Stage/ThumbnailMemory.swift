@@ -23,11 +23,18 @@ struct ThumbnailMemory {
             let f = line.split(separator: " ")
             guard f.count == 5, f[0] == layout else { continue }
             let n = f.dropFirst().compactMap { Int($0) }
-            guard n.count == 4, n[2] >= ThumbnailSnap.minimumWidth, n[3] > 0, n[2] <= 16384, n[3] <= 16384 else { continue }
+            // X places a window within ±32767 (16-bit coordinates); a place beyond that
+            // came from no window, and near Int.max its centre overflowed on the next
+            // minimize and crashed the program.
+            guard n.count == 4, n[2] >= ThumbnailSnap.minimumWidth, n[3] > 0, n[2] <= 16384, n[3] <= 16384,
+                  ThumbnailMemory.coordinates.contains(n[0]), ThumbnailMemory.coordinates.contains(n[1]) else { continue }
             return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
         }
         return nil
     }
+
+    /// Where X can place a window: its coordinates are 16-bit.
+    static let coordinates = -32768...32767
 
     /// Remembers `frame` for `layout`, newest first, merged under the file's lock with
     /// what other instances remembered meanwhile.

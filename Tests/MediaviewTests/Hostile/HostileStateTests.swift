@@ -91,6 +91,51 @@ extension MediaviewProgram {
             #expect(lines(saved).count == 1, "the position is saved all the same: \(saved)")
         }
 
+        /// The thumbnail places file: a remembered place is where the next minimize puts
+        /// the thumbnail; one at the edge of what a number can hold (written by another
+        /// program, or a damaged disk) is ignored instead of crashing the program there.
+        @Test func aPlaceNoWindowCouldHaveIsIgnoredAndTheThumbnailGoesToTheCorner() throws {
+            let probe = try ScreenProbe()
+            let screen = probe.grab()
+            let layout = "\(screen.width)x\(screen.height)+0+0"
+            /// Where the thumbnail lands after Ctrl+Down with `place` remembered; nil if the program died.
+            func minimized(_ place: String) throws -> (x: Int, y: Int, width: Int)? {
+                let (state, folder) = try Self.stateFolder()
+                try "\(layout) \(place)\n".write(toFile: folder + "/thumbnail-places", atomically: true, encoding: .utf8)
+                let run = try Launched(["--windowed", "--geometry", "640x480+0+0", "--no-audio", try Fixtures.solidImage("red")],
+                                       environment: ["XDG_STATE_HOME": state])
+                let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+                try xdotool(["key", "--window", String(window.id), "ctrl+Down"])
+                // The window shrinks in an animation: its place is read once it holds still.
+                let end = Date().addingTimeInterval(10)
+                var last: (x: Int, y: Int, width: Int, height: Int)?
+                var still = 0
+                while Date() < end, kill(run.pid, 0) == 0 {
+                    let g = probe.geometry(of: window.id)
+                    still = g != nil && g?.width ?? 640 < 640 && g.map { [$0.x, $0.y, $0.width] } == last.map { [$0.x, $0.y, $0.width] } ? still + 1 : 0
+                    last = g
+                    if still == 5, let g {
+                        kill(run.pid, SIGTERM)
+                        _ = run.finish(timeout: 5)
+                        return (g.x, g.y, g.width)
+                    }
+                    usleep(50_000)
+                }
+                let ended = run.finish(timeout: 5)
+                Issue.record("no thumbnail; status \(String(describing: ended?.status)), stderr: \(ended?.stderr ?? run.stderr)")
+                return nil
+            }
+            // The file is read, and its layout matches this screen: the sane place is used.
+            let sane = try minimized("100 80 320 240")
+            #expect(sane.map { $0.x == 100 && $0.y == 80 && $0.width == 320 } == true, "\(String(describing: sane))")
+            for bogus in ["9223372036854775807 9223372036854775807 16384 16384", "-9223372036854775808 0 320 240",
+                          "40000 -40000 320 240"] {
+                let corner = try minimized(bogus)
+                #expect(corner.map { $0.x + $0.width > screen.width / 2 && $0.x + $0.width <= screen.width } == true,
+                        "\(bogus): \(String(describing: corner))")
+            }
+        }
+
         @Test func fourPlayersQuittingAtOnceEachKeepTheirPosition() throws {
             let (state, folder) = try Self.stateFolder()
             let videos = try Scratch.directory("hostile-four")

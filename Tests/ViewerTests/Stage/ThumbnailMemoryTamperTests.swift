@@ -37,4 +37,15 @@ import TestSupport
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(size < 4096, "rewritten bounded: \(size) bytes")
     }
+
+    /// Places no window could have (X coordinates are 16-bit) are ignored, the edges of
+    /// what a number holds among them; the edges of the screen's coordinates are kept.
+    @Test(arguments: ["9223372036854775807 0", "0 -9223372036854775808", "32768 0", "0 -32769"])
+    func aPlaceBeyondWhatXCanHoldIsIgnored(place: String) throws {
+        let path = try folder() + "/thumbnail-places"
+        try "layoutD \(place) 320 240\nlayoutE -32768 32767 320 240\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let m = ThumbnailMemory(path: path)
+        #expect(m.frame(for: "layoutD") == nil)
+        #expect(m.frame(for: "layoutE") == Rect(x: -32768, y: 32767, width: 320, height: 240))
+    }
 }
