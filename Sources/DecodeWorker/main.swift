@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures and gallery thumbnails for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures, gallery thumbnails and track previews for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -9,6 +9,7 @@ let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" }
 let kind = CommandLine.arguments.dropFirst().first.flatMap(WorkerKind.init(rawValue:)) ?? .drawings
 let steps = Confinement.apply(kind)
 let channel: Int32 = 0
+let previews = PreviewServing(channel: channel)
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -19,18 +20,29 @@ while let request = WorkerMessage.receive(on: channel) {
     case .thumbnail where testing && request.text.hasSuffix("worker-crashes.png"):
         // Tests only: a file that crashes the decoder, to show a gallery remembers it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .previewOpen where testing && request.text.hasSuffix("worker-crashes.mp4"):
+        // Tests only: a video that crashes the decoder, to show its previews stop alone.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .decode, .decodeSoFar:
         answer = Serving.decode(request)
     case .glance:
         answer = Serving.glance(request)
     case .thumbnail:
         answer = ThumbnailServing.serve(request)
+    case .previewOpen:
+        answer = previews.open(request)
+    case .previewAt:
+        answer = previews.picture(request)
+    case .previewCancel:
+        // Came after its picture was answered: nothing is under way to stop.
+        continue
     case .probe where testing:
         answer = WorkerMessage(kind: .probed, text: Probe.run(request.text))
     default:
         answer = WorkerMessage(kind: .failure, text: "the decoder was asked for something it does not do")
     }
-    if request.fd >= 0 { close(request.fd) }
+    // An opened video's descriptor is the preview session's now.
+    if request.fd >= 0 && request.kind != .previewOpen { close(request.fd) }
     let sent = answer.send(on: channel)
     if answer.fd >= 0 { close(answer.fd) }
     if !sent { break }

@@ -34,6 +34,9 @@ void sbx_close_from(int first);
 long sbx_send(int sock, const void *buf, size_t len, int fd);
 /// Receives one message into `buf`; `*fd` is the fd sent with it or -1.
 long sbx_recv(int sock, void *buf, size_t len, int *fd);
+/// Whether a message is waiting on `sock`, without taking it: a preview worker stops
+/// work the viewer no longer wants when a newer request is already queued. 1 yes, 0 no.
+int sbx_message_waiting(int sock);
 /// Seals a memfd against growing, shrinking and writing, so the reader maps fixed pixels.
 int sbx_seal(int fd);
 /// A memfd that may be sealed later.

@@ -95,11 +95,19 @@ final class DecodeWorker {
         return wait(timeout: timeout, cancelled: cancelled)
     }
 
+    /// Sends `request` and waits at most `timeout` seconds for its answer, calling
+    /// `meanwhile` every few hundredths of a second: a preview session says from there that
+    /// the pointer moved on, and the worker then answers early rather than being killed.
+    func exchange(_ request: WorkerMessage, timeout: Double, meanwhile: () -> Void) -> Outcome {
+        guard request.send(on: socket) else { return reap() }
+        return withoutActuallyEscaping(meanwhile) { wait(timeout: timeout, meanwhile: $0) }
+    }
+
     /// How often a wait that can be cancelled looks whether it was: a quit during a slow
     /// picture ends within this, not after the picture's whole time limit.
     private static let cancelCheck = 0.05
 
-    private func wait(timeout: Double, cancelled: (() -> Bool)? = nil) -> Outcome {
+    private func wait(timeout: Double, cancelled: (() -> Bool)? = nil, meanwhile: (() -> Void)? = nil) -> Outcome {
         var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
@@ -116,7 +124,8 @@ final class DecodeWorker {
                 stop()
                 return .cancelled
             }
-            let slice = cancelled == nil ? left : min(left, DecodeWorker.cancelCheck)
+            meanwhile?()
+            let slice = cancelled == nil && meanwhile == nil ? left : min(left, DecodeWorker.cancelCheck)
             let n = poll(&p, 1, Int32(slice * 1000) + 1)
             if n < 0 && errno == EINTR { continue }
             if n > 0 { break }

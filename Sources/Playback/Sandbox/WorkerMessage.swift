@@ -30,6 +30,16 @@ public struct WorkerMessage {
         /// Viewer to worker: a gallery thumbnail of the file, or of the cached PNG, in the fd
         /// (see `ThumbnailRequest`).
         case thumbnail = 9
+        /// Viewer to worker: open the video in the fd (the file, read with `pread`) for track
+        /// previews; the worker keeps it until the next `previewOpen` (see `PreviewRequest`).
+        case previewOpen = 10
+        /// Viewer to worker: the preview picture at a time of the open video.
+        case previewAt = 11
+        /// Viewer to worker: the `previewAt` under way is no longer wanted (the pointer moved
+        /// on); never answered, and ignored when nothing is under way.
+        case previewCancel = 12
+        /// Worker to viewer: the opened video's keyframe times, in a sealed memfd.
+        case previewIndex = 22
         /// Worker to viewer: the file is an animation; the player plays it in the viewer.
         case moving = 20
         /// Worker to viewer: the file holds no picture (sound without cover art).

@@ -3,14 +3,14 @@ import Web
 
 extension TrackPreviewer {
     /// The preview thread's demuxer and keyframe-only decoder; used by that thread alone.
-    final class Work {
+    package final class Work {
         let demuxer: Demuxer
         let decoder: Decoder
         let stream: Int
         let width: Int
         let rotation: Int
         /// Keyframe times from the container's index, in order; empty when it has none.
-        let keyframes: [Double]
+        package let keyframes: [Double]
         /// Where the file's clock starts: an MPEG-TS recording starts at a second or more,
         /// while the track's places count from the start of the media.
         let startTime: Double
@@ -24,8 +24,25 @@ extension TrackPreviewer {
         static let stepTimeout = 2.0
 
         /// Opens `url` for previews; nil when it has no moving picture to preview.
-        init?(url: String, options: SourceOptions, width: Int, interrupt: Interrupt) {
+        convenience init?(url: String, options: SourceOptions, width: Int, interrupt: Interrupt) {
             guard let d = try? Demuxer(url: url, options: options, interrupt: interrupt) else { return nil }
+            self.init(demuxer: d, width: width, maxPixels: options.maxPixels, interrupt: interrupt)
+        }
+
+        /// Opens the file behind `fd` (`size` bytes, read with `pread` only) for previews:
+        /// what a sandboxed worker, which may open no path, is handed. nil when it has no
+        /// moving picture to preview.
+        package convenience init?(fd: Int32, size: Int, name: String, width: Int, maxPixels: Int) {
+            var options = SourceOptions()
+            options.maxPixels = maxPixels
+            let interrupt = Interrupt(timeout: options.effectiveTimeout)
+            guard let io = DescriptorIO(fd: fd, size: Int64(size)),
+                  let d = try? Demuxer(url: name, options: options, interrupt: interrupt, io: io) else { return nil }
+            self.init(demuxer: d, width: width, maxPixels: maxPixels, interrupt: interrupt)
+        }
+
+        /// Previews from the opened `d`; nil when it has no moving picture to preview.
+        init?(demuxer d: Demuxer, width: Int, maxPixels: Int, interrupt: Interrupt) {
             interrupt.setTimeout(Work.stepTimeout)
             self.interrupt = interrupt
             let v = av_find_best_stream(d.ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -36,7 +53,7 @@ extension TrackPreviewer {
             for i in 0..<Int(d.ctx.pointee.nb_streams) where i != Int(v) {
                 d.stream(i).pointee.discard = AVDISCARD_ALL
             }
-            guard let dec = try? Decoder(stream: st, threads: 1, maxPixels: options.maxPixels) else { return nil }
+            guard let dec = try? Decoder(stream: st, threads: 1, maxPixels: maxPixels) else { return nil }
             // Keyframes only: the picture a preview shows is the one a fast seek lands on.
             dec.ctx.pointee.skip_frame = AVDISCARD_NONKEY
             // Deblocking is invisible at 160 px and a good part of a keyframe's decode time.
@@ -62,7 +79,7 @@ extension TrackPreviewer {
 
         /// The keyframe at or before `seconds`, scaled to the preview width; nil when the
         /// read budget runs out, the source fails, or `stillWanted` says the pointer moved on.
-        func picture(at seconds: Double, stillWanted: () -> Bool) -> VideoFrame? {
+        package func picture(at seconds: Double, stillWanted: () -> Bool) -> VideoFrame? {
             var budget = 2 * Work.readBudget
             // A container without a keyframe index (MPEG-TS) seeks to a byte position, and what
             // follows it is often the middle of a group, so the first keyframe read lies past

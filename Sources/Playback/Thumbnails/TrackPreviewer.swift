@@ -14,7 +14,9 @@ import Web
 /// shown within the bounded work is not tried again. Nothing opens until the pointer nears
 /// the track (`prepare`) or the first request, so a video nobody hovers costs nothing. With a `PreviewStore` (web video), pictures and
 /// the index are kept on disk, and a video opened again is previewed from there without
-/// touching the network.
+/// touching the network. A local file is demuxed and decoded in a sandboxed worker of its
+/// own (`SandboxedPreview`), as the sandbox mode allows: a gallery previews files the user
+/// never opened.
 public final class TrackPreviewer: @unchecked Sendable {
     // @unchecked: every field below `lock` is guarded by it; the decoding state lives on the
     // preview thread only (`TrackPreviewer.Work`).
@@ -22,6 +24,7 @@ public final class TrackPreviewer: @unchecked Sendable {
     let options: SourceOptions
     let width: Int
     let store: PreviewStore?
+    let sandbox: SandboxMode
     let wake: @Sendable () -> Void
     let interrupt: Interrupt
     let lock = Condition()
@@ -41,12 +44,15 @@ public final class TrackPreviewer: @unchecked Sendable {
         var keyframes: [Double] = []
         var failed = false
         var fresh = false
+        /// The sandboxed worker making the pictures, while one does.
+        var worker: Int32?
     }
 
     /// Previews of `url` about `width` pixels wide; `wake` is called (from the preview
     /// thread) when a new picture is ready. `store` keeps them on disk (web video).
+    /// `sandbox` says where a local file is parsed: in a confined worker, or here.
     public init(url: String, options: SourceOptions, width: Int = 160, store: PreviewStore? = nil,
-                wake: @escaping @Sendable () -> Void) {
+                sandbox: SandboxMode = .automatic, wake: @escaping @Sendable () -> Void) {
         self.url = url
         var o = options
         // A preview jumps around a file it does not play: only ranges are read, and what
@@ -57,6 +63,7 @@ public final class TrackPreviewer: @unchecked Sendable {
         self.options = o
         self.width = max(16, min(640, width))
         self.store = store
+        self.sandbox = sandbox
         self.wake = wake
         interrupt = Interrupt(timeout: o.effectiveTimeout)
     }
@@ -114,6 +121,10 @@ public final class TrackPreviewer: @unchecked Sendable {
     /// or a web server that does not take byte ranges).
     public var isUnavailable: Bool { lock.withLock { state.failed } }
 
+    /// The process id of the sandboxed worker making this video's pictures; nil while none
+    /// does (not opened yet, made in this process, or the worker stopped).
+    var workerPID: Int32? { lock.withLock { state.worker } }
+
     /// Stops the thread; safe more than once and from any thread.
     public func close() {
         lock.withLock {
@@ -150,7 +161,7 @@ public final class TrackPreviewer: @unchecked Sendable {
         // A video previewed before has its keyframe times on disk: keys are known at once,
         // and its pictures are read from there; anything else is opened now, so that the
         // first hover waits for one keyframe rather than for the opening too.
-        var work: Work?
+        var work: PreviewPictures?
         if let stored = store?.keyframes() {
             lock.withLock { state.keyframes = stored }
         } else {
@@ -186,22 +197,45 @@ public final class TrackPreviewer: @unchecked Sendable {
                     continue
                 }
             }
-            guard let work else { return }
-            let stillWanted = { [self] in lock.withLock { state.generation == job.generation && !state.closed } }
-            let picture = work.picture(at: job.key, stillWanted: stillWanted)
-            if let picture { store?.save(picture, at: job.key) }
-            lock.withLock {
-                // Given up within its bounds while still wanted: not worth trying again.
-                if picture == nil && state.generation == job.generation && !state.closed { state.missed.insert(job.key) }
-            }
-            finish(picture, key: job.key)
+            guard let work, make(job, with: work) else { return }
         }
+    }
+
+    /// Makes the picture `job` asks for and keeps it; false when the worker making them
+    /// stopped, and this video gets no more previews.
+    private func make(_ job: (seconds: Double, key: Double, generation: Int), with work: PreviewPictures) -> Bool {
+        let stillWanted = { [self] in lock.withLock { state.generation == job.generation && !state.closed } }
+        let picture = work.picture(at: job.key, stillWanted: stillWanted)
+        if let picture { store?.save(picture, at: job.key) }
+        if let ended = work.ended {
+            StandardError.write("mediaview: " + ended)
+            lock.withLock {
+                state.failed = true
+                state.working = nil
+                state.worker = nil
+            }
+            return false
+        }
+        lock.withLock {
+            // Given up within its bounds while still wanted: not worth trying again.
+            if picture == nil && state.generation == job.generation && !state.closed { state.missed.insert(job.key) }
+        }
+        finish(picture, key: job.key)
+        return true
     }
 
     /// Opens the source and takes its keyframe index (keeping it on disk when it is new);
     /// nil, with previews marked unavailable, when there is nothing to preview.
-    private func open() -> Work? {
-        guard let opened = Work(url: url, options: options, width: width, interrupt: interrupt) else {
+    private func open() -> PreviewPictures? {
+        let made: PreviewPictures?
+        switch SandboxedPreview.open(url: url, width: width, maxPixels: options.maxPixels, mode: sandbox) {
+        case .opened(let session): made = session
+        case .inProcess: made = Work(url: url, options: options, width: width, interrupt: interrupt)
+        case .failed(let why):
+            if let why { StandardError.write("mediaview: " + why) }
+            made = nil
+        }
+        guard let opened = made else {
             lock.withLock {
                 state.failed = true
                 state.working = nil
@@ -209,7 +243,10 @@ public final class TrackPreviewer: @unchecked Sendable {
             return nil
         }
         let changed = lock.withLock {
-            defer { state.keyframes = opened.keyframes }
+            defer {
+                state.keyframes = opened.keyframes
+                state.worker = (opened as? SandboxedPreview)?.pid
+            }
             return state.keyframes != opened.keyframes
         }
         if changed { store?.save(keyframes: opened.keyframes) }

@@ -16,8 +16,10 @@ extension Gallery {
             switch playable(i) {
             case .video(let path, let length):
                 let waker = stage.loop.waker
-                let options = queue.current?.playerOptions.source ?? SourceOptions()
-                hover.begin(TrackPreviewer(url: path, options: options, width: l.thumbnail, wake: { waker.wake() }),
+                let player = queue.current?.playerOptions
+                // A folder's video the user never opened is parsed in a sandboxed worker, as its thumbnail was.
+                hover.begin(TrackPreviewer(url: path, options: player?.source ?? SourceOptions(), width: l.thumbnail,
+                                           sandbox: player?.sandbox ?? .automatic, wake: { waker.wake() }),
                             length: length)
                 queue.presentation.onGalleryEvent?(.hoverRested(index: i, plays: true))
             case .notYet:

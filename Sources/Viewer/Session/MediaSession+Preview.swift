@@ -56,8 +56,8 @@ extension MediaSession {
         let width = previewWidth
         let store = SourceOptions.isNetwork(resolved)
             ? CacheManager.shared.diskCache.flatMap { PreviewStore(cache: $0, url: resolved, width: width) } : nil
-        let p = TrackPreview(previewer: TrackPreviewer(url: source, options: settings.playerOptions.source,
-                                                       width: width, store: store, wake: wake))
+        let p = TrackPreview(previewer: TrackPreviewer(url: source, options: settings.playerOptions.source, width: width,
+                                                       store: store, sandbox: settings.playerOptions.sandbox, wake: wake))
         preview = p
         return p
     }

@@ -122,3 +122,31 @@ extension MediaviewProgram.Gallery {
         #expect(ended.status == 0, "stderr: \(ended.stderr)")
     }
 }
+
+extension MediaviewProgram.Gallery {
+    @Test func aVideoThatCrashesTheDecoderWhenHoveredStopsOnlyItsOwnPreviews() throws {
+        // A test-only name makes the previews' worker abort as it opens the file, as a parser
+        // broken by a crafted file would; its thumbnail was made by another worker first.
+        let dir = try Scratch.directory("gallery-hover-crash")
+        try FileManager.default.copyItem(atPath: try Self.colourClip(), toPath: dir + "/a clip worker-crashes.mp4")
+        try FileManager.default.copyItem(atPath: try Fixtures.solidImage("yellow", width: 160, height: 120),
+                                         toPath: dir + "/b still.png")
+        let g = try Self.show(dir, cache: try Scratch.directory("gallery-hover-crash-cache"), items: 2,
+                              environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+        let probe = try ScreenProbe()
+        let clip = g.centre(0)
+        #expect(g.window.waitFor(probe) { Self.clipColour($0.pixel(clip.x, clip.y)) == "red" } != nil)
+        let failed = try Self.point(g, at: clip, thenWaitFor: "gallery_hover_failed", index: 0)
+        #expect(failed != nil, "the clip whose decoder crashed was not given up")
+        let changed = g.window.waitFor(probe, timeout: 1.5) { Self.clipColour($0.pixel(clip.x, clip.y)) != "red" }
+        #expect(changed == nil, "the clip's cell lost its thumbnail")
+        // The program goes on: the grid answers a key, and it quits cleanly.
+        try g.key("Right")
+        #expect(Events.waitFor(g.log, "gallery_selected", index: 1, timeout: 3) != nil, "the grid stopped answering")
+        let ended = try #require(try g.quit())
+        #expect(ended.status == 0, "stderr: \(ended.stderr)")
+        let lines = ended.stderr.split(separator: "\n").filter { $0.contains("previews") }
+        #expect(lines == ["mediaview: a clip worker-crashes.mp4: previews: the decoder stopped: crashed (SIGABRT)"],
+                "stderr: \(ended.stderr)")
+    }
+}
