@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures, gallery thumbnails and track previews for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -10,6 +10,7 @@ let kind = CommandLine.arguments.dropFirst().first.flatMap(WorkerKind.init(rawVa
 let steps = Confinement.apply(kind)
 let channel: Int32 = 0
 let previews = PreviewServing(channel: channel)
+let regions = RegionServing()
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -33,6 +34,13 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = previews.open(request)
     case .previewAt:
         answer = previews.picture(request)
+    case .regionsOpen where testing && request.text.hasSuffix("worker-crashes.jpg"):
+        // Tests only: a photo that crashes the decoder, to show a zoomed view keeps its picture.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .regionsOpen:
+        answer = regions.open(request)
+    case .regionsBand:
+        answer = regions.band(request)
     case .previewCancel:
         // Came after its picture was answered: nothing is under way to stop.
         continue

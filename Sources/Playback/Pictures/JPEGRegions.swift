@@ -11,7 +11,7 @@ import Web
 /// with libjpeg-turbo's partial decoding: rows above a piece are entropy-decoded only and
 /// columns beside it are never transformed. The file's bytes are all it holds; the pieces
 /// belong to the caller, who keeps as many as its memory budget allows.
-public struct JPEGRegions: Sendable {
+public struct JPEGRegions: RegionSource {
     /// The size stored in the file.
     public let width: Int
     public let height: Int
@@ -23,9 +23,25 @@ public struct JPEGRegions: Sendable {
     public init(path: String) throws(AVError) {
         let p = path.hasPrefix("file:") ? String(path.dropFirst(5)) : path
         let name = SourceOptions.displayName(p)
-        guard let bytes = try StillFile.read(p, name: name), bytes.starts(with: StillFile.jpeg) else {
+        guard let bytes = try StillFile.read(p, name: name) else {
             throw AVError(message: "\(name): not a JPEG file that can be read")
         }
+        try self.init(bytes: bytes, name: name)
+    }
+
+    /// The JPEG behind `fd`, a regular file of `size` bytes, read whole with `pread`: what
+    /// a sandboxed worker, which may open no path, is handed.
+    package init(fd: Int32, size: Int, name: String) throws(AVError) {
+        guard size <= PictureFormat.largestFile else {
+            throw AVError(message: "\(name): the picture file is \(size >> 20) MiB, more than the "
+                          + "\(PictureFormat.largestFile >> 20) MiB read whole")
+        }
+        try self.init(bytes: WholeFile.read(fd, size: size), name: name)
+    }
+
+    /// The JPEG in `bytes` (a file's whole contents, named `name` in errors), its header read.
+    package init(bytes: [UInt8], name: String) throws(AVError) {
+        guard bytes.starts(with: StillFile.jpeg) else { throw AVError(message: "\(name): not a JPEG file that can be read") }
         let size = try bytes.withUnsafeBytes { raw in Result { () throws(AVError) in try JPEGStill.storedSize(raw) } }.get()
         self.bytes = bytes
         (width, height) = size
@@ -46,43 +62,32 @@ public struct JPEGRegions: Sendable {
         }
     }
 
-    /// The picture's size at `level` halvings (0...3), as libjpeg rounds it: up.
-    public func size(level: Int) -> (width: Int, height: Int) {
-        let d = 1 << max(0, min(level, 3))
-        return ((width + d - 1) / d, (height + d - 1) / d)
-    }
-
     /// The tiles of a grid of `side`-pixel squares over the picture at `level`, rows `rows`
     /// and columns `columns`, decoded in one pass (the rows above are read once for all of
     /// them), each its own BGR0 picture, row by row; the last column and row may be smaller.
     /// `displayProfile`: the display's ICC bytes (nil: sRGB), as the player was given them.
     public func tiles(level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, side: Int,
                       displayProfile: [UInt8]?) throws(AVError) -> [[VideoFrame]] {
+        let area = try TileGrid(size: size(level: level), rows: rows, columns: columns, side: side)
+        let band = try self.band(level: level, x: area.x, y: area.y, width: area.width, height: area.height,
+                                 displayProfile: displayProfile)
+        return try area.slice(band)
+    }
+
+    /// The pixels `width` x `height` at (x, y) of the picture at `level` halvings, in the
+    /// display's colours (BGR0, or RGBA when a profile converted them).
+    func band(level: Int, x: Int, y: Int, width w: Int, height h: Int,
+                      displayProfile: [UInt8]?) throws(AVError) -> Frame {
         let (lw, lh) = size(level: level)
-        let x = columns.lowerBound * side, y = rows.lowerBound * side
-        let w = min(lw, (columns.upperBound + 1) * side) - x, h = min(lh, (rows.upperBound + 1) * side) - y
-        guard columns.lowerBound >= 0, rows.lowerBound >= 0, w > 0, h > 0 else {
-            throw AVError(message: "tiles \(columns) x \(rows) outside the \(lw)x\(lh) picture")
+        guard (0...3).contains(level), x >= 0, y >= 0, w > 0, h > 0, x <= lw - w, y <= lh - h else {
+            throw AVError(message: "a \(w)x\(h) piece at \(x),\(y) outside the \(lw)x\(lh) picture")
         }
-        var band = try decode(level: level, x: x, y: y, width: w, height: h)
+        let band = try decode(level: level, x: x, y: y, width: w, height: h)
         if let icc, !icc.isEmpty, let sd = av_frame_new_side_data(band.raw, AV_FRAME_DATA_ICC_PROFILE, icc.count) {
             sd.pointee.data.update(from: icc, count: icc.count)
         }
         // In the display's colours, as the player manages the fitted picture (BGR0 or RGBA).
-        band = PictureColour(displayProfile: displayProfile, name: "").manage(band)
-        var out: [[VideoFrame]] = []
-        for r in rows {
-            let ry = r * side - y, rh = min(side, h - ry)
-            guard rh > 0 else { break }
-            var row: [VideoFrame] = []
-            for c in columns {
-                let cx = c * side - x, cw = min(side, w - cx)
-                guard cw > 0 else { break }
-                row.append(try copy(band, x: cx, y: ry, width: cw, height: rh))
-            }
-            out.append(row)
-        }
-        return out
+        return PictureColour(displayProfile: displayProfile, name: "").manage(band)
     }
 
     /// The pixels `width` x `height` at (x, y) of the picture at `level` halvings.
@@ -110,23 +115,5 @@ public struct JPEGRegions: Sendable {
             throw AVError(code: cff_averror_invaliddata, message: "libjpeg: " + String(cString: cjpeg_message(d)))
         }
         return frame
-    }
-
-    /// The `width` x `height` pixels at (x, y) of `band` (4 bytes a pixel) as a picture of their own.
-    private func copy(_ band: Frame, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> VideoFrame {
-        let tile = Frame()
-        let t = tile.raw, b = band.raw
-        t.pointee.format = b.pointee.format
-        t.pointee.width = Int32(w)
-        t.pointee.height = Int32(h)
-        guard av_frame_get_buffer(t, 0) >= 0, let dst = t.pointee.data.0, let src = b.pointee.data.0 else {
-            throw AVError(code: cff_averror(ENOMEM), message: "no memory for a \(w)x\(h) tile")
-        }
-        let ds = Int(t.pointee.linesize.0), ss = Int(b.pointee.linesize.0)
-        for row in 0..<h {
-            (dst + row * ds).update(from: src + (y + row) * ss + x * 4, count: w * 4)
-        }
-        t.pointee.key_frame = 1
-        return VideoFrame(frame: tile, pts: 0, duration: 0, serial: 0, rotation: 0)
     }
 }

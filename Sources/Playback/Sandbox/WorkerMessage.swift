@@ -40,6 +40,13 @@ public struct WorkerMessage {
         case previewCancel = 12
         /// Worker to viewer: the opened video's keyframe times, in a sealed memfd.
         case previewIndex = 22
+        /// Viewer to worker: read the JPEG in the fd (the file, read whole with `pread`) for
+        /// the detail tiles of a zoomed view; kept until the next `regionsOpen`.
+        case regionsOpen = 13
+        /// Viewer to worker: decode a piece of the opened JPEG (see `RegionRequest`).
+        case regionsBand = 14
+        /// Worker to viewer: the opened JPEG's stored width and height.
+        case regionsSize = 23
         /// Worker to viewer: the file is an animation; the player plays it in the viewer.
         case moving = 20
         /// Worker to viewer: the file holds no picture (sound without cover art).

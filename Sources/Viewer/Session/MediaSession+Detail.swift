@@ -59,7 +59,7 @@ extension MediaSession {
             return nil
         }
         let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4,
-                           displayProfile: setup.window?.displayProfile, wake: wake)
+                           displayProfile: setup.window?.displayProfile, sandbox: settings.playerOptions.sandbox, wake: wake)
         detail.tiles = t
         return t
     }

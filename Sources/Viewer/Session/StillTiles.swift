@@ -24,8 +24,10 @@ final class StillTiles {
 
     private let path: String
     private let displayProfile: [UInt8]?
-    /// The file, read once off the main thread; nil until then (or when it failed).
-    private var source: JPEGRegions?
+    /// Where its pieces are decoded: a sandboxed worker, or here.
+    private let sandbox: SandboxMode
+    /// The file, opened once off the main thread; nil until then (or when it failed).
+    private var source: (any RegionSource)?
     private var failed = false
     private var tiles: [Key: VideoFrame] = [:]
     /// When each tile was last drawn, in draws: the oldest go first.
@@ -42,9 +44,11 @@ final class StillTiles {
 
     /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them, in the colours
     /// of the display with `displayProfile` (nil: sRGB).
-    init(path: String, budget: Int, displayProfile: [UInt8]?, wake: @escaping @Sendable () -> Void) {
+    init(path: String, budget: Int, displayProfile: [UInt8]?, sandbox: SandboxMode,
+         wake: @escaping @Sendable () -> Void) {
         self.path = path
         self.displayProfile = displayProfile
+        self.sandbox = sandbox
         // Never fewer than a large screen's worth, or the tiles on screen would push each other out.
         self.budget = max(budget, StillTiles.side * StillTiles.side * 48)
         self.wake = wake
@@ -120,16 +124,16 @@ final class StillTiles {
     }
 
     /// The most halvings whose picture is still at least as wide as it is shown.
-    static func level(for shown: Int, of source: JPEGRegions) -> Int {
+    static func level(for shown: Int, of source: any RegionSource) -> Int {
         (0...3).last { source.size(level: $0).width >= shown } ?? 0
     }
 
     private func open() {
         guard !loading else { return }
         loading = true
-        let (path, inbox, wake) = (path, inbox, wake)
+        let (path, inbox, wake, sandbox) = (path, inbox, wake, sandbox)
         queue.async {
-            do { inbox.put(.opened(try JPEGRegions(path: path))) } catch { inbox.put(.failed) }
+            do { inbox.put(.opened(try SandboxedRegions.open(path: path, mode: sandbox))) } catch { inbox.put(.failed) }
             wake()
         }
     }
@@ -137,7 +141,7 @@ final class StillTiles {
     /// Decodes the missing tiles on screen in one pass, unless a pass is under way: the
     /// rows above them are read once, and on two cores a second pass at once would only
     /// halve the speed of the first.
-    private func request(_ source: JPEGRegions, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
+    private func request(_ source: any RegionSource, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
         guard !busy else { return }
         busy = true
         let (inbox, wake, profile) = (inbox, wake, displayProfile)
@@ -163,7 +167,7 @@ final class StillTiles {
     /// pass, the rows above read once more): a pan of up to a tile then shows sharp pixels at
     /// once instead of after another pass. Only when the ring fits half the budget, so it
     /// never pushes out what is on screen.
-    private func prefetch(_ source: JPEGRegions, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
+    private func prefetch(_ source: any RegionSource, level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
         let (lw, lh) = source.size(level: level)
         let lastColumn = (lw - 1) / Self.side, lastRow = (lh - 1) / Self.side
         let ring = (rows: max(0, rows.lowerBound - 1)...min(lastRow, rows.upperBound + 1),
@@ -186,7 +190,7 @@ final class StillTiles {
 
 /// What the decode threads hand the main thread.
 enum TileArrival: Sendable {
-    case opened(JPEGRegions)
+    case opened(any RegionSource)
     case failed
     case decoded([(StillTiles.Key, VideoFrame)])
     case decodeFailed

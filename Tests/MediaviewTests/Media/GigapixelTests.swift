@@ -83,6 +83,42 @@ extension MediaviewProgram {
             #expect(Self.peakMiB(run.pid) < 400, "panning took \(Self.peakMiB(run.pid)) MiB at peak")
         }
 
+        /// A test-only name makes the tiles' worker abort as it opens the file, as a crafted
+        /// file breaking libjpeg or lcms2 there would: the zoomed view keeps the fitted
+        /// picture blown up, says so in one line, and the program goes on.
+        @Test func aZoomWhoseDecoderCrashesKeepsTheFittedPictureAndSaysSoOnce() throws {
+            let dir = try Scratch.directory("gigapixel-crash")
+            let path = dir + "/panorama worker-crashes.jpg"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: try Fixtures.gigapixelJPEG())
+            let centre = try Fixtures.ffmpegBGRA(try Fixtures.gigapixelJPEG(), filter: "crop=640:320:9680:4840", width: 640, height: 320)
+            let probe = try ScreenProbe()
+            let log = dir + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "640x320+0+0", "--no-audio", "--events", log, path],
+                                   environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+            defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "no picture; stderr: \(run.stderr)")
+            _ = try xdotool(["key", "--window", String(window.id), "ctrl+0"])
+            let line = "mediaview: panorama worker-crashes.jpg: zoom detail: the decoder stopped: crashed (SIGABRT)"
+            let start = Date()
+            while !run.stderr.contains(line) && Date().timeIntervalSince(start) < 20 { usleep(20_000) }
+            #expect(lines(run.stderr) == [line], "stderr: \(run.stderr)")
+            // The right place, blown up from the fitted picture (its edges blurred and a few
+            // pixels off, as an eighth blown up is): away from the edges, the file's colours.
+            func want(_ x: Int, _ y: Int) -> UInt32 {
+                let i = (y * 640 + x) * 4
+                return UInt32(centre[i + 2]) << 16 | UInt32(centre[i + 1]) << 8 | UInt32(centre[i])
+            }
+            let places = [(80, 80), (80, 240), (560, 80), (560, 240)]
+            let shown = window.waitFor(probe, timeout: 10) { img in
+                places.allSatisfy { Image.close(img.pixel($0.0, $0.1), want($0.0, $0.1), tolerance: 40) }
+            }
+            #expect(shown != nil, "1:1 does not show the centre of the picture")
+            try pressQuit(on: window.id)
+            let ended = try #require(run.finish(timeout: 10), "the program did not quit")
+            #expect(ended.status == 0 && lines(ended.stderr) == [line], "stderr: \(ended.stderr)")
+        }
+
         /// libjpeg fills a bomb's missing data with grey: it may show, or fail with one line,
         /// but it ends on its own and never takes more than the budget's memory.
         @Test func aBombClaimingGigapixelsStaysWithinTheBudget() throws {

@@ -43,8 +43,13 @@ import Testing
             let here = TrackPreviewer(url: "file:" + clip, options: SourceOptions(), sandbox: .off, wake: {})
             defer { boxed.close(); here.close() }
             for t in [0.5, 2.5, 4.6] {
+                let asked = Date()
                 let a = try #require(picture(boxed, at: t), "\(clip): no preview from the worker at \(t) s")
+                let boxedMs = Date().timeIntervalSince(asked) * 1000
                 let b = try #require(picture(here, at: t), "\(clip): no preview made here at \(t) s")
+                let hereMs = Date().timeIntervalSince(asked) * 1000 - boxedMs
+                // The first includes the worker's start, or the opening of the file here.
+                print("track preview \(clip.split(separator: "/").last ?? "") at \(t) s: worker \(Int(boxedMs)) ms, in-process \(Int(hereMs)) ms")
                 #expect(a.pts == b.pts && a.rotation == b.rotation, "\(clip) at \(t) s")
                 #expect(PreviewFile.encode(a) == PreviewFile.encode(b), "\(clip) at \(t) s: the pictures differ")
             }

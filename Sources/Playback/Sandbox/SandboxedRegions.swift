@@ -1,0 +1,111 @@
+import Glibc
+import MediaCore
+import Web
+
+/// The detail tiles of a zoomed JPEG decoded in a sandboxed worker of their own.
+///
+/// A photo over the pixel budget is shown fitted from the worker's reduced decode; zoomed
+/// in, its pieces are decoded by libjpeg-turbo and colour managed by lcms2 from the file's
+/// own ICC profile: the same crafted bytes, so the same confinement. The worker reads the
+/// file through the descriptor handed over once, keeps it between pieces, and is stopped
+/// with this source. A worker that stops ends the tiles with one line; the view keeps the
+/// fitted picture blown up.
+public final class SandboxedRegions: RegionSource, @unchecked Sendable {
+    // @unchecked: the worker is used under `lock` only, by one decode at a time.
+    public let width: Int
+    public let height: Int
+    private let lock = Condition()
+    private var worker: DecodeWorker?
+    private let name: String
+    /// Seconds one piece may take: a piece at the bottom of a 200 MP file entropy-decodes
+    /// every row above it first.
+    static let timeout = 30.0
+
+    private init(worker: DecodeWorker, width: Int, height: Int, name: String) {
+        self.worker = worker
+        self.width = width
+        self.height = height
+        self.name = name
+    }
+
+    deinit { worker?.stop() }
+
+    /// The worker's process id, while it runs.
+    var pid: Int32? { lock.withLock { worker?.pid } }
+
+    /// The tiles of the local JPEG at `path` (a path or a "file:" address): from a worker,
+    /// or read here when `mode` is off or (auto) no worker can be had.
+    public static func open(path: String, mode: SandboxMode) throws(AVError) -> any RegionSource {
+        let p = path.hasPrefix("file:") ? String(path.dropFirst(5)) : path
+        guard mode != .off else { return try JPEGRegions(path: p) }
+        let name = SourceOptions.displayName(p)
+        guard let program = DecodeWorkers.programPath else {
+            if mode == .strict { throw AVError(message: "\(name): no sandboxed decoder is installed (--sandbox=strict)") }
+            return try JPEGRegions(path: p)
+        }
+        let worker: DecodeWorker
+        switch WorkerSpawner.shared.spawn(path: program, kind: .photos, testing: DecodeWorkers.shared.testing) {
+        case .failure(let f):
+            if mode == .strict { throw AVError(message: "\(name): \(f.message) (--sandbox=strict)") }
+            return try JPEGRegions(path: p)
+        case .success(let w):
+            let missing = DecodeWorkers.missingSteps(w.steps)
+            if !missing.isEmpty && mode == .strict {
+                w.stop()
+                throw AVError(message: "\(name): the sandbox lacks \(missing.joined(separator: ", ")) here (--sandbox=strict)")
+            }
+            worker = w
+        }
+        let file: (fd: Int32, size: Int)
+        do { file = try ThumbnailMaker.open(p) } catch {
+            worker.stop()
+            throw error
+        }
+        defer { close(file.fd) }
+        switch worker.exchange(WorkerMessage(kind: .regionsOpen, text: name, fd: file.fd), timeout: timeout) {
+        case .answer(let m):
+            if m.fd >= 0 { close(m.fd) }
+            guard let size = RegionRequest.size(in: m) else {
+                worker.stop()
+                throw AVError(message: m.kind == .failure && !m.text.isEmpty ? m.text : "\(name): not a JPEG file that can be read")
+            }
+            return SandboxedRegions(worker: worker, width: size.width, height: size.height, name: name)
+        case .stopped(let why), .crashed(let why):
+            StandardError.write("mediaview: \(name): zoom detail: the decoder stopped: \(why)")
+            throw AVError(message: "\(name): the decoder stopped: \(why)")
+        case .cancelled:
+            throw AVError(message: "\(name): the decoder stopped: cancelled")
+        }
+    }
+
+    public func tiles(level: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>, side: Int,
+                      displayProfile: [UInt8]?) throws(AVError) -> [[VideoFrame]] {
+        let area = try TileGrid(size: size(level: level), rows: rows, columns: columns, side: side)
+        let profile = displayProfile.flatMap { icc in icc.withUnsafeBytes { SealedBytes.make([$0], name: "mediaview-icc") } } ?? -1
+        defer { if profile >= 0 { close(profile) } }
+        let outcome: DecodeWorker.Outcome? = lock.withLock {
+            guard let w = worker else { return nil }
+            let o = w.exchange(RegionRequest.band(level: level, area: area, profile: profile), timeout: Self.timeout)
+            // A worker that stopped is gone for good: the zoomed view keeps its fitted picture.
+            if case .answer = o {} else { worker = nil }
+            return o
+        }
+        switch outcome {
+        case nil:
+            throw AVError(message: "\(name): the decoder stopped")
+        case .answer(let m)?:
+            defer { if m.fd >= 0 { close(m.fd) } }
+            if m.kind == .failure { throw AVError(message: m.text.isEmpty ? "\(name): the piece could not be decoded" : m.text) }
+            guard let tiles = RegionRequest.tiles(in: m, area: area) else {
+                throw AVError(message: "\(name): the decoder's answer was malformed")
+            }
+            return tiles
+        case .stopped(let why)?, .crashed(let why)?:
+            // Said once: every later piece fails at once, quietly.
+            StandardError.write("mediaview: \(name): zoom detail: the decoder stopped: \(why)")
+            throw AVError(message: "\(name): the decoder stopped: \(why)")
+        case .cancelled?:
+            throw AVError(message: "\(name): the decoder stopped: cancelled")
+        }
+    }
+}
