@@ -20,7 +20,7 @@ extension DemuxStage {
     /// decode stages), announces it, then reads packets until closed.
     func run(start: (Opened) -> Void) {
         let colour = PictureColour(displayProfile: options.displayProfile, name: SourceOptions.displayName(url))
-        var memory: MemoryIO?
+        var memory: CustomIO?
         do {
             if let picture = try sandboxedStill() {
                 playPicture(picture)
@@ -40,7 +40,15 @@ extension DemuxStage {
             case .shownInPart:
                 return
             case .none:
-                break
+                switch try sniffedWebStill() {
+                case .picture(let picture)?:
+                    playPicture(picture)
+                    return
+                case .stream(let io)?:
+                    memory = io
+                case nil:
+                    break
+                }
             }
         } catch {
             fail(error)
@@ -62,7 +70,7 @@ extension DemuxStage {
     }
 
     /// Opens the demuxer and the decoders; nil when the item failed (and says so).
-    private func open(memory: MemoryIO?) -> Source? {
+    private func open(memory: CustomIO?) -> Source? {
         let d: Demuxer
         var streams: Streams
         do {

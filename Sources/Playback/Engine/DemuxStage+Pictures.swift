@@ -68,7 +68,14 @@ extension DemuxStage {
             throw AVError(code: error.code, message: "cannot open \(name): \(error.message)")
         }
         defer { io.close() }
-        var bytes: [UInt8] = []
+        return try readWhole(io, arrived: arrived)
+    }
+
+    /// Every byte `io` holds from where it stands, within `PictureFormat.largestFile`, with
+    /// `arrived` told of them as they come.
+    func readWhole(_ io: CachingIO, from start: [UInt8] = [], arrived: ([UInt8], Int) -> Void) throws(AVError) -> [UInt8] {
+        let name = SourceOptions.displayName(url)
+        var bytes = start
         let chunk = 64 * 1024
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
         defer { buffer.deallocate() }

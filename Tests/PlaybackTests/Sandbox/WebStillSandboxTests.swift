@@ -3,6 +3,7 @@ import Foundation
 @testable import Playback
 import TestSupport
 import Testing
+@testable import Web
 
 /// A picture from the web is downloaded by the viewer and decoded in a worker, like a
 /// local one: the worker never gets a socket, only the bytes.
@@ -38,6 +39,60 @@ import Testing
         let d = PlayerDriver(served.url) { $0.sandbox = .off }
         #expect(try d.ready().kind == .image)
         #expect(d.firstFrame() != nil)
+        #expect(DecodeWorkers.shared.picturesDecoded == before)
+    }
+}
+
+/// Web addresses that do not say what they are: the first bytes do.
+@Suite(.serialized) struct UnnamedWebStillTests {
+    private func serve(_ path: String, as name: String) throws -> (url: String, cleanup: () -> Void) {
+        let dst = try TestEnvironment.httpRoot + "/" + name
+        try? FileManager.default.removeItem(atPath: dst)
+        try FileManager.default.copyItem(atPath: path, toPath: dst)
+        return (try TestEnvironment.http + "/" + name, { try? FileManager.default.removeItem(atPath: dst) })
+    }
+
+    /// A JPEG and a WebP at addresses without an extension, as image hosts and CDNs serve
+    /// them: decoded by a worker, not by FFmpeg here.
+    @Test(arguments: ["jpg", "webp"]) func aStillAtAnAddressWithoutExtensionIsDecodedByTheWorker(ext: String) throws {
+        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
+        let file = ext == "jpg" ? try JPEGStillTests.quadrantJPEG("yuvj444p")
+            : try Fixtures.make("sbx-quad.webp", ["-i", png, "-c:v", "libwebp", "-quality", "80"])
+        let served = try serve(file, as: "sbx-unnamed-\(ext)-\(getpid())")
+        defer { served.cleanup() }
+        for cached in [false, true] {
+            let root = Fixtures.directory + "/unnamed-cache-\(UInt32.random(in: 0...UInt32.max))"
+            let before = DecodeWorkers.shared.picturesDecoded
+            let d = PlayerDriver(served.url + "?id=7") { if cached { $0.source.cache = try? MediaCache(root: root) } }
+            let info = try d.ready()
+            #expect(info.kind == .image && info.width == 320 && info.height == 240)
+            let frame = try #require(d.firstFrame())
+            #expect(frame.width == 320 && frame.height == 240)
+            #expect(DecodeWorkers.shared.picturesDecoded == before + 1, "the unnamed web picture was not decoded by a worker")
+        }
+    }
+
+    /// A video at such an address plays from its start, read once from the server, and no
+    /// worker is asked; with the sandbox off a still there is decoded here, as before.
+    @Test func aVideoThereStillPlaysAndTheSandboxOffKeepsAStillHere() throws {
+        let clip = try serve(try Fixtures.colourSeconds(), as: "sbx-unnamed-clip-\(getpid())")
+        defer { clip.cleanup() }
+        let root = Fixtures.directory + "/unnamed-video-cache-\(UInt32.random(in: 0...UInt32.max))"
+        let before = DecodeWorkers.shared.picturesDecoded
+        let requestsBefore = try TrackPreviewerTests.requests(clip.url.split(separator: "/").last.map(String.init) ?? "")
+        let d = PlayerDriver(clip.url) { $0.source.cache = try? MediaCache(root: root) }
+        #expect(try d.ready().kind == .video)
+        let played = d.play(limit: 3) { $0.count >= 10 }
+        #expect(played.frames.count >= 10 && played.frames.first.map { $0.pts < 0.1 } == true, "\(played.frames.prefix(3))")
+        let requests = try TrackPreviewerTests.requests(clip.url.split(separator: "/").last.map(String.init) ?? "")
+        #expect(requests - requestsBefore == 1, "the video was asked for \(requests - requestsBefore) times")
+        #expect(DecodeWorkers.shared.picturesDecoded == before)
+
+        let still = try serve(try JPEGStillTests.quadrantJPEG("yuvj444p"), as: "sbx-unnamed-off-\(getpid())")
+        defer { still.cleanup() }
+        let off = PlayerDriver(still.url) { $0.sandbox = .off }
+        #expect(try off.ready().kind == .image)
+        #expect(off.firstFrame() != nil)
         #expect(DecodeWorkers.shared.picturesDecoded == before)
     }
 }
