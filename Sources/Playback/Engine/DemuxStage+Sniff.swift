@@ -23,7 +23,7 @@ extension DemuxStage {
     func sniffedWebStill() throws(AVError) -> Sniffed? {
         let o = options.source
         guard options.sandbox != .off, SourceOptions.isNetwork(url), !sendsWebStills, !PictureFormat.fetchesWhole(url),
-              o.memoryCache?.data(for: url) == nil, o.cache?.check(url).path == nil else { return nil }
+              o.memoryCache?.data(for: url) == nil, o.cache?.holds(url) != true else { return nil }
         var cb = AVIOInterruptCB()
         cb.callback = { opaque in
             guard let opaque else { return 0 }

@@ -91,6 +91,12 @@ public final class MediaCache: Sendable {
         root + "/" + directory.rawValue + "/" + SHA256.hex(url) + MediaCache.fileExtension(url)
     }
 
+    /// Whether a copy of `url` is there, unverified and untouched: enough to leave it to the
+    /// usual opening (`check`), which verifies it, says why one is refused, and drops it.
+    package func holds(_ url: String) -> Bool {
+        [Directory.video, .audio, .image].contains { access(path(for: url, in: $0), F_OK) == 0 }
+    }
+
     /// The complete cached copy of `url`, if any, in whichever media directory holds it.
     /// A hit refreshes the file's mtime: that is what "recently used" means to eviction.
     public func lookup(_ url: String) -> String? { check(url).path }
