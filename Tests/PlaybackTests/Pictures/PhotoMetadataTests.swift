@@ -79,6 +79,14 @@ import TestSupport
         #expect(Self.lines(try Self.file("zero", tiff: tiff)) == ["Exposure: 1/250 s"])
     }
 
+    /// A date no calendar has is shown as written and sorts as undated.
+    @Test func aYearPastAnyCalendarIsShownAsWritten() throws {
+        let w = ExifWriter(bigEndian: false)
+        let path = try Self.file("year", tiff: w.tiff(ifd0: [w.ascii(0x0132, "99999999999:07:14 18:22:05")]))
+        #expect(Self.lines(path) == ["Taken: 99999999999:07:14 18:22:05"])
+        #expect(PhotoMetadata.dateTaken(path: path) == nil)
+    }
+
     @Test func directoriesThatNameThemselvesEnd() throws {
         let w = ExifWriter(bigEndian: false)
         // IFD0 at 8 names itself as its Exif and GPS sub-IFDs and as the IFD after it.
