@@ -64,8 +64,8 @@ import TestSupport
         let w = ExifWriter(bigEndian: false)
         let huge = 0xFFFF_FFFF
         let tiff = w.tiff(ifd0: [w.entry(0x0132, type: 2, count: huge, value: w.u32(8)),
-                                 w.entry(0x010F, type: 2, count: huge, value: w.u32(0)),
-                                 w.entry(0x829D, type: 5, count: huge, value: w.u32(8)),
+                                 w.entry(0x010F, type: 2, count: huge, value: w.u32(0))],
+                          exif: [w.entry(0x829D, type: 5, count: huge, value: w.u32(8)),
                                  w.entry(0x920A, type: 5, count: huge, value: w.u32(0))])
         let path = try Self.file("huge", tiff: tiff)
         #expect(Self.lines(path).isEmpty)
@@ -75,7 +75,7 @@ import TestSupport
     @Test func aDenominatorOfZeroGivesNoValue() throws {
         let w = ExifWriter(bigEndian: true)
         let gps = [w.ascii(1, "N"), w.rationals(2, [(48, 1), (51, 0), (0, 1)]), w.ascii(3, "E"), w.rationals(4, [(2, 1), (17, 1), (0, 1)])]
-        let tiff = w.tiff(ifd0: [w.rationals(0x829D, [(18, 0)]), w.rationals(0x829A, [(1, 250)])], gps: gps)
+        let tiff = w.tiff(ifd0: [], exif: [w.rationals(0x829D, [(18, 0)]), w.rationals(0x829A, [(1, 250)])], gps: gps)
         #expect(Self.lines(try Self.file("zero", tiff: tiff)) == ["Exposure: 1/250 s"])
     }
 
