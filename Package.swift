@@ -27,8 +27,6 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        // libexif for the date a photo was taken and its camera facts.
-        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
         // Pictures FFmpeg 5.1 cannot open or animate: AVIF, HEIC, animated JPEG XL, SVG drawn at
         // the size shown; and Little CMS to show them (and every other still) in the display's colours.
         // The modulemaps link them: libavif's and libjxl's .pc files add -D flags, and librsvg's -pthread.
@@ -52,7 +50,7 @@ let package = Package(
         // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CExif",
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.

@@ -24,6 +24,20 @@ extension FuzzParsers {
         precondition(Array(bytes[r.prefix(3)]) == [0xFF, 0xD8, 0xFF], "thumbnail at \(r) is not a JPEG")
     }
 
+    /// A file's bytes as a photo, as the info panel and the sort by date taken read it:
+    /// whatever the EXIF offsets and counts claim, the facts are the known ones, once each,
+    /// in their order, none empty or longer than two texts of the longest kept, and a date
+    /// taken is a finite time.
+    static func fuzzPhotoMetadata(_ bytes: [UInt8]) {
+        let labels = PhotoMetadata.describe(jpeg: bytes).map(\.label)
+        let order = ["Taken", "Camera", "Lens", "Exposure", "Place"]
+        precondition(labels == order.filter(labels.contains), "facts \(labels) out of order or repeated")
+        for fact in PhotoMetadata.describe(jpeg: bytes) {
+            precondition(!fact.value.isEmpty && fact.value.utf8.count <= 2 * 3 * 255 + 1, "\(fact.label) of \(fact.value.utf8.count) bytes")
+        }
+        if let t = PhotoMetadata.dateTaken(jpeg: bytes) { precondition(t.isFinite, "date taken \(t)") }
+    }
+
     /// The root window's resource database text, as any program may set it; what it says
     /// about Xft.dpi is a usable resolution or a short quoted reason.
     static func fuzzResourceDPI(_ bytes: [UInt8]) {

@@ -1,12 +1,13 @@
 /// The EXIF block of a JPEG photo (the TIFF structure in its first APP1 "Exif" segment),
 /// read where it lies in the file's bytes.
 ///
-/// What a photo says of itself is read from here: how to turn it upright, and the small
-/// JPEG a camera stores beside the picture for a quick preview. The bytes are whatever the
-/// file holds, so every read is bounds-checked against the segment, and an offset or a
-/// count that points outside it makes the value absent, never a read past it. Only the two
-/// IFDs these need are walked; the makers' notes and the rest are left alone (libexif would
-/// parse them all, for every file of a gallery, to give back these three numbers).
+/// What a photo says of itself is read from here: how to turn it upright, the small JPEG a
+/// camera stores beside the picture for a quick preview, and the facts the info panel and
+/// the sort by date taken show (`ExifBlock+Values`). The bytes are whatever the file holds,
+/// so every read is bounds-checked against the segment, and an offset or a count that
+/// points outside it makes the value absent, never a read past it. Only the IFDs these
+/// need are walked; the makers' notes and the rest are left alone (a general EXIF parser
+/// would parse them all, for every file of a gallery, to give back these few values).
 struct ExifBlock {
     /// The TIFF structure: from its byte-order mark to the end of the APP1 segment.
     let tiff: UnsafeRawBufferPointer

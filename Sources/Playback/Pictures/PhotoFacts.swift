@@ -1,55 +1,54 @@
-import CExif
 import Glibc
 
-/// The numbers of a photo's EXIF read as numbers (rationals, shorts) rather than
-/// libexif's English text, so they can be written as photographers write them: "f/1.8",
-/// "1/250 s", "ISO 100", "35 mm", and the GPS position as signed degrees.
+/// The numbers of a photo's EXIF read as numbers (rationals, shorts) rather than text, so
+/// they can be written as photographers write them: "f/1.8", "1/250 s", "ISO 100",
+/// "35 mm", and the GPS position as signed degrees.
 struct PhotoFacts {
+    /// The EXIF tags read here; the GPS ones are numbered within the GPS sub-IFD.
+    enum Tag {
+        static let fNumber = 0x829D
+        static let exposureTime = 0x829A
+        static let iso = 0x8827
+        static let focalLength = 0x920A
+        static let latitudeRef = 1
+        static let latitude = 2
+        static let longitudeRef = 3
+        static let longitude = 4
+    }
+
     /// Aperture, shutter time, sensitivity and focal length, those the photo has.
     var exposure: String?
     /// Latitude and longitude, "48.8584° N, 2.2945° E".
     var place: String?
 
-    init(_ data: UnsafeMutablePointer<ExifData>) {
-        let order = exif_data_get_byte_order(data)
-        func rationals(_ entry: UnsafeMutablePointer<ExifEntry>?) -> [Double] {
-            guard let e = entry, e.pointee.format == EXIF_FORMAT_RATIONAL, let bytes = e.pointee.data,
-                  e.pointee.size >= UInt32(8 * e.pointee.components) else { return [] }
-            return (0..<Int(e.pointee.components)).compactMap { i in
-                let r = exif_get_rational(bytes + 8 * i, order)
-                return r.denominator == 0 ? nil : Double(r.numerator) / Double(r.denominator)
-            }
+    init(_ exif: ExifBlock) {
+        let ifds = exif.photoIFDs
+        func first(_ tag: Int) -> Double? {
+            for ifd in ifds { if let v = exif.rationals(tag, inIFDAt: ifd, limit: 1).first { return v } }
+            return nil
         }
         var parts: [String] = []
-        if let f = rationals(mv_exif_entry(data, EXIF_TAG_FNUMBER)).first, f > 0 { parts.append("f/" + Self.short(f)) }
-        if let t = rationals(mv_exif_entry(data, EXIF_TAG_EXPOSURE_TIME)).first, t > 0 { parts.append(Self.shutter(t)) }
-        if let e = mv_exif_entry(data, EXIF_TAG_ISO_SPEED_RATINGS), e.pointee.format == EXIF_FORMAT_SHORT,
-           let bytes = e.pointee.data, e.pointee.size >= 2 {
-            parts.append("ISO \(exif_get_short(bytes, order))")
-        }
-        if let mm = rationals(mv_exif_entry(data, EXIF_TAG_FOCAL_LENGTH)).first, mm > 0 { parts.append(Self.short(mm) + " mm") }
+        if let f = first(Tag.fNumber), f > 0 { parts.append("f/" + Self.short(f)) }
+        if let t = first(Tag.exposureTime), t > 0 { parts.append(Self.shutter(t)) }
+        if let iso = exif.short(Tag.iso, in: ifds) { parts.append("ISO \(iso)") }
+        if let mm = first(Tag.focalLength), mm > 0 { parts.append(Self.short(mm) + " mm") }
         exposure = parts.isEmpty ? nil : parts.joined(separator: ", ")
         // The GPS tags' numbers are reused by other directories: read them from the GPS one.
-        let gps = data.pointee.ifd.3
-        func gpsEntry(_ tag: ExifTag) -> UnsafeMutablePointer<ExifEntry>? { gps.flatMap { exif_content_get_entry($0, tag) } }
-        func ref(_ tag: ExifTag) -> String? {
-            guard let e = gpsEntry(tag), let bytes = e.pointee.data, e.pointee.size >= 1 else { return nil }
-            return String(UnicodeScalar(bytes[0]))
-        }
-        let lat = Self.degrees(rationals(gpsEntry(Self.gps(EXIF_TAG_GPS_LATITUDE)))), lon = Self.degrees(rationals(gpsEntry(Self.gps(EXIF_TAG_GPS_LONGITUDE))))
-        if let lat, let lon, lat <= 90, lon <= 180 {
-            let ns = ref(Self.gps(EXIF_TAG_GPS_LATITUDE_REF)) == "S" ? "S" : "N", ew = ref(Self.gps(EXIF_TAG_GPS_LONGITUDE_REF)) == "W" ? "W" : "E"
+        let gps = exif.gpsIFD
+        func position(_ tag: Int) -> Double? { Self.degrees(exif.rationals(tag, inIFDAt: gps, limit: 4)) }
+        func ref(_ tag: Int) -> String? { gps.flatMap { exif.text(tag, in: [$0]) }.map { String($0.prefix(1)) } }
+        if let lat = position(Tag.latitude), let lon = position(Tag.longitude), lat <= 90, lon <= 180 {
+            let ns = ref(Tag.latitudeRef) == "S" ? "S" : "N", ew = ref(Tag.longitudeRef) == "W" ? "W" : "E"
             place = Self.fixed4(lat) + "° " + ns + ", " + Self.fixed4(lon) + "° " + ew
         }
     }
 
-    /// libexif defines the GPS tags as plain numbers, since they reuse other tags' values.
-    static func gps(_ tag: Int32) -> ExifTag { ExifTag(rawValue: UInt32(tag)) }
-
     /// Degrees, minutes, seconds to degrees.
-    static func degrees(_ dms: [Double]) -> Double? {
-        guard dms.count == 3, dms.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
-        return dms[0] + dms[1] / 60 + dms[2] / 3600
+    /// Exactly three, each with a denominator; a damaged one gives no place.
+    static func degrees(_ dms: [Double?]) -> Double? {
+        let values = dms.compactMap { $0 }
+        guard dms.count == 3, values.count == 3, values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+        return values[0] + values[1] / 60 + values[2] / 3600
     }
 
     /// "1/250 s" below a second, "2 s" or "1.5 s" from one up.
