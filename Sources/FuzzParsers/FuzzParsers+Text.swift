@@ -73,4 +73,20 @@ extension FuzzParsers {
             precondition(f.width >= 0 && f.height >= 0, "negative frame")
         }
     }
+
+    /// The thumbnail's remembered places (`$XDG_STATE_HOME/mediaview/thumbnail-places`, which
+    /// anything running as the user can write): whatever a line says, a place taken fits
+    /// X's 16-bit coordinates and a window's size, and its centre and far edges are numbers
+    /// the program can compute (one near Int.max once crashed the next minimize).
+    static func fuzzThumbnailPlaces(_ bytes: [UInt8]) {
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        let layouts = Set(lines.compactMap { $0.split(separator: " ").first.map(String.init) } + ["1280x720+0+0"])
+        for layout in layouts {
+            guard let r = ThumbnailMemory.frame(in: lines, for: layout) else { continue }
+            precondition(ThumbnailMemory.coordinates.contains(r.x) && ThumbnailMemory.coordinates.contains(r.y),
+                         "a place X cannot hold was taken: \(r)")
+            precondition((1...16384).contains(r.width) && (1...16384).contains(r.height), "a size no window has was taken: \(r)")
+            precondition(r.x + r.width / 2 > r.x - 1 && r.maxX >= r.x && r.maxY >= r.y, "the place's geometry does not add up: \(r)")
+        }
+    }
 }

@@ -17,6 +17,7 @@ enum FuzzParsers {
     /// Selectors from 0xF3 up name a target each. They lie outside what the first seven
     /// targets' corpus entries start with, so those entries keep their targets.
     static let targetsBySelector: [UInt8: Target] = [
+        0xF2: fuzzThumbnailPlaces,
         0xF3: fuzzPhotoMetadata,
         0xF4: fuzzEmbeddedThumbnail,
         0xF5: fuzzTrashInfo,

@@ -8,7 +8,7 @@ import Windowing
 /// (`1920x1080+0+0,1280x1024+1920+0`): a place remembered under another layout is never
 /// used. The file is replaced atomically (`StateFile`: written beside, then renamed), so a
 /// crash never leaves half a line, and it keeps at most `capacity` layouts.
-struct ThumbnailMemory {
+package struct ThumbnailMemory {
     let path: String
     static let capacity = 16
 
@@ -19,7 +19,13 @@ struct ThumbnailMemory {
 
     /// The remembered frame for `layout`, if any and sane.
     func frame(for layout: String) -> Rect? {
-        for line in read() {
+        ThumbnailMemory.frame(in: read(), for: layout)
+    }
+
+    /// The first sane frame `lines` (the file's) hold for `layout`: anyone can write the
+    /// file, so every number is checked before it places a window.
+    package static func frame(in lines: [String], for layout: String) -> Rect? {
+        for line in lines {
             let f = line.split(separator: " ")
             guard f.count == 5, f[0] == layout else { continue }
             let n = f.dropFirst().compactMap { Int($0) }
@@ -34,7 +40,7 @@ struct ThumbnailMemory {
     }
 
     /// Where X can place a window: its coordinates are 16-bit.
-    static let coordinates = -32768...32767
+    package static let coordinates = -32768...32767
 
     /// Remembers `frame` for `layout`, newest first, merged under the file's lock with
     /// what other instances remembered meanwhile.
