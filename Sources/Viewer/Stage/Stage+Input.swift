@@ -35,6 +35,11 @@ extension Stage {
                 dragMoved(rootX: rx, rootY: ry, now: now)
             } else {
                 showControls(now: now)
+                // The pointer moving over a video may be on its way to the track: previews
+                // get ready now, so their worker's start (about a tenth of a second) is not
+                // waited for at the first hover. Paused, the controls already show and no
+                // redraw would tell the track that the pointer moved.
+                view?.prepareTrackPreviews()
             }
         case .pointerInside(let inside):
             controls.pointerInside = inside
