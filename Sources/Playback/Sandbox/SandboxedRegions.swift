@@ -37,24 +37,12 @@ public final class SandboxedRegions: RegionSource, @unchecked Sendable {
     /// or read here when `mode` is off or (auto) no worker can be had.
     public static func open(path: String, mode: SandboxMode) throws(AVError) -> any RegionSource {
         let p = path.hasPrefix("file:") ? String(path.dropFirst(5)) : path
-        guard mode != .off else { return try JPEGRegions(path: p) }
         let name = SourceOptions.displayName(p)
-        guard let program = DecodeWorkers.programPath else {
-            if mode == .strict { throw AVError(message: "\(name): no sandboxed decoder is installed (--sandbox=strict)") }
-            return try JPEGRegions(path: p)
-        }
         let worker: DecodeWorker
-        switch WorkerSpawner.shared.spawn(path: program, kind: .photos, testing: DecodeWorkers.shared.testing) {
-        case .failure(let f):
-            if mode == .strict { throw AVError(message: "\(name): \(f.message) (--sandbox=strict)") }
-            return try JPEGRegions(path: p)
-        case .success(let w):
-            let missing = DecodeWorkers.missingSteps(w.steps)
-            if !missing.isEmpty && mode == .strict {
-                w.stop()
-                throw AVError(message: "\(name): the sandbox lacks \(missing.joined(separator: ", ")) here (--sandbox=strict)")
-            }
-            worker = w
+        switch DecodeWorkers.own(mode) {
+        case .success(let w): worker = w
+        case .failure(.inProcess): return try JPEGRegions(path: p)
+        case .failure(.refused(let why)): throw AVError(message: "\(name): \(why)")
         }
         let file: (fd: Int32, size: Int)
         do { file = try ThumbnailMaker.open(p) } catch {

@@ -62,7 +62,8 @@ final class SandboxedPreview: PreviewPictures {
         guard mode != .off, let path = localPath(url) else { return .inProcess }
         let name = SourceOptions.displayName(path)
         let worker: DecodeWorker
-        switch start(mode) {
+        // Previews come after the shown picture and its sound: decoded at nice 5, as in-process.
+        switch DecodeWorkers.own(mode, nice: 5) {
         case .success(let w): worker = w
         case .failure(.inProcess): return .inProcess
         case .failure(.refused(let why)): return .failed("\(name): previews: \(why)")
@@ -120,34 +121,6 @@ final class SandboxedPreview: PreviewPictures {
     private func end(_ why: String) {
         ended = "\(name): previews: \(why)"
         worker.stop()
-    }
-
-    /// Why no worker is used.
-    private enum Refusal: Error {
-        case inProcess
-        case refused(String)
-    }
-
-    /// A worker of its own for this session, confined as `mode` requires.
-    private static func start(_ mode: SandboxMode) -> Result<DecodeWorker, Refusal> {
-        guard let path = DecodeWorkers.programPath else {
-            return mode == .strict ? .failure(.refused("no sandboxed decoder is installed (--sandbox=strict)")) : .failure(.inProcess)
-        }
-        // Previews come after the shown picture and its sound: decoded at nice 5, as in-process.
-        switch WorkerSpawner.shared.spawn(path: path, kind: .photos, testing: DecodeWorkers.shared.testing, nice: 5) {
-        case .failure(let f):
-            return mode == .strict ? .failure(.refused("\(f.message) (--sandbox=strict)")) : .failure(.inProcess)
-        case .success(let w):
-            let missing = DecodeWorkers.missingSteps(w.steps)
-            if !missing.isEmpty {
-                if mode == .strict {
-                    w.stop()
-                    return .failure(.refused("the sandbox lacks \(missing.joined(separator: ", ")) here (--sandbox=strict)"))
-                }
-                DecodeWorkers.shared.sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
-            }
-            return .success(w)
-        }
     }
 
     /// The local file `url` names, or nil for web media (its previews stay in this process,

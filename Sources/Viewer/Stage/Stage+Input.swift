@@ -35,10 +35,7 @@ extension Stage {
                 dragMoved(rootX: rx, rootY: ry, now: now)
             } else {
                 showControls(now: now)
-                // The pointer moving over a video may be on its way to the track: previews
-                // get ready now, so their worker's start (about a tenth of a second) is not
-                // waited for at the first hover. Paused, the controls already show and no
-                // redraw would tell the track that the pointer moved.
+                // Perhaps on its way to the track: previews' worker starts (~0.1 s) now, not at the first hover.
                 view?.prepareTrackPreviews()
             }
         case .pointerInside(let inside):

@@ -8,19 +8,25 @@ import Testing
 /// A picture from the web is downloaded by the viewer and decoded in a worker, like a
 /// local one: the worker never gets a socket, only the bytes.
 @Suite(.serialized) struct WebStillSandboxTests {
-    private func serve(_ path: String, as name: String) throws -> (url: String, cleanup: () -> Void) {
+    /// `path` on the test server as `name`, and how to take it off again.
+    static func serve(_ path: String, as name: String) throws -> (url: String, cleanup: () -> Void) {
         let dst = try TestEnvironment.httpRoot + "/" + name
         try? FileManager.default.removeItem(atPath: dst)
         try FileManager.default.copyItem(atPath: path, toPath: dst)
         return (try TestEnvironment.http + "/" + name, { try? FileManager.default.removeItem(atPath: dst) })
     }
 
+    /// A 320x240 picture of four coloured quadrants as a JPEG ("jpg") or a WebP.
+    static func quadrant(_ ext: String) throws -> String {
+        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
+        return ext == "jpg" ? try JPEGStillTests.quadrantJPEG("yuvj444p")
+            : try Fixtures.make("sbx-quad.webp", ["-i", png, "-c:v", "libwebp", "-quality", "80"])
+    }
+
     /// A JPEG and a WebP from the test server: each shown, each counted by the workers.
     @Test(arguments: ["jpg", "webp"]) func aWebStillIsDecodedByTheWorker(ext: String) throws {
-        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
-        let file = ext == "jpg" ? try JPEGStillTests.quadrantJPEG("yuvj444p")
-            : try Fixtures.make("sbx-quad.webp", ["-i", png, "-c:v", "libwebp", "-quality", "80"])
-        let served = try serve(file, as: "sbx-web-\(getpid()).\(ext)")
+        let file = try Self.quadrant(ext)
+        let served = try Self.serve(file, as: "sbx-web-\(getpid()).\(ext)")
         defer { served.cleanup() }
         let before = DecodeWorkers.shared.picturesDecoded
         let d = PlayerDriver(served.url)
@@ -33,7 +39,7 @@ import Testing
 
     /// With `--sandbox=off` the same address is decoded here, as before: no worker is asked.
     @Test func withTheSandboxOffAWebStillStaysInProcess() throws {
-        let served = try serve(try JPEGStillTests.quadrantJPEG("yuvj444p"), as: "sbx-web-off-\(getpid()).jpg")
+        let served = try Self.serve(try JPEGStillTests.quadrantJPEG("yuvj444p"), as: "sbx-web-off-\(getpid()).jpg")
         defer { served.cleanup() }
         let before = DecodeWorkers.shared.picturesDecoded
         let d = PlayerDriver(served.url) { $0.sandbox = .off }
@@ -46,18 +52,13 @@ import Testing
 /// Web addresses that do not say what they are: the first bytes do.
 @Suite(.serialized) struct UnnamedWebStillTests {
     private func serve(_ path: String, as name: String) throws -> (url: String, cleanup: () -> Void) {
-        let dst = try TestEnvironment.httpRoot + "/" + name
-        try? FileManager.default.removeItem(atPath: dst)
-        try FileManager.default.copyItem(atPath: path, toPath: dst)
-        return (try TestEnvironment.http + "/" + name, { try? FileManager.default.removeItem(atPath: dst) })
+        try WebStillSandboxTests.serve(path, as: name)
     }
 
     /// A JPEG and a WebP at addresses without an extension, as image hosts and CDNs serve
     /// them: decoded by a worker, not by FFmpeg here.
     @Test(arguments: ["jpg", "webp"]) func aStillAtAnAddressWithoutExtensionIsDecodedByTheWorker(ext: String) throws {
-        let png = try JPEGStillTests.quadrantPNG(width: 320, height: 240)
-        let file = ext == "jpg" ? try JPEGStillTests.quadrantJPEG("yuvj444p")
-            : try Fixtures.make("sbx-quad.webp", ["-i", png, "-c:v", "libwebp", "-quality", "80"])
+        let file = try WebStillSandboxTests.quadrant(ext)
         let served = try serve(file, as: "sbx-unnamed-\(ext)-\(getpid())")
         defer { served.cleanup() }
         for cached in [false, true] {
