@@ -1,4 +1,5 @@
-/// Where still pictures are decoded: the viewer's safety against crafted files.
+/// Where still pictures, a local video's track previews and a zoomed photo's tiles are
+/// decoded: the viewer's safety against crafted files.
 public enum SandboxMode: String, Sendable, CaseIterable {
     /// In the sandboxed worker, with whatever confinement the kernel allows (said once when
     /// a step is missing); in-process when the worker program is not installed.

@@ -170,7 +170,7 @@ extension ProgramOptions {
         public var maxPixels = 100_000_000
         /// Network timeout in seconds.
         public var timeout: Double = 15
-        /// Where local JPEG and PNG stills are decoded: a sandboxed worker (auto, strict) or here (off).
+        /// Where stills, local video's previews and zoom tiles are decoded: a sandboxed worker (auto, strict) or here (off).
         public var sandbox = SandboxMode.automatic
 
         /// Cache on, no preloading, 100 MP, 15 s.

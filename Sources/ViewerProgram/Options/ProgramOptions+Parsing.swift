@@ -159,7 +159,8 @@ extension ProgramOptions {
         value("--max-pixels", "N", "Cache, network and limits", "refuse larger images (default 100000000)") {
             $0.cache.maxPixels = try integer("--max-pixels", $1, in: 1...Int.max) },
         value("--sandbox", "auto|strict|off", "Cache, network and limits",
-              "decode still pictures, local or from the web, in a sandboxed worker (auto: with what the kernel allows; "
+              "decode still pictures, local or from the web, local video's previews and zoom tiles in a sandboxed worker "
+                + "(auto: with what the kernel allows; "
                 + "strict: refuse without a full sandbox; off: in this process)") {
             $0.cache.sandbox = try choice("--sandbox", $1) },
         value("--timeout", "SECONDS", "Cache, network and limits", "network timeout (default 15)") {
