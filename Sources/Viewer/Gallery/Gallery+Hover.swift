@@ -12,15 +12,13 @@ extension Gallery {
             needsRedraw = true
             queue.presentation.onGalleryEvent?(.hoverEnded(index: ended.index, pictures: ended.pictures))
         }
+        if hover.isWarm(now: now), let i = hover.index, case .video(let path, _) = playable(i) {
+            hover.prepare(previewer(of: path, l, on: stage))
+        }
         if hover.isDue(now: now), let i = hover.index {
             switch playable(i) {
             case .video(let path, let length):
-                let waker = stage.loop.waker
-                let player = queue.current?.playerOptions
-                // A folder's video the user never opened is parsed in a sandboxed worker, as its thumbnail was.
-                hover.begin(TrackPreviewer(url: path, options: player?.source ?? SourceOptions(), width: l.thumbnail,
-                                           sandbox: player?.sandbox ?? .automatic, wake: { waker.wake() }),
-                            length: length)
+                hover.begin(length: length) { previewer(of: path, l, on: stage) }
                 queue.presentation.onGalleryEvent?(.hoverRested(index: i, plays: true))
             case .notYet:
                 // The thumbnail is still being made: its news wakes the loop.
@@ -40,6 +38,15 @@ extension Gallery {
             }
         }
         return step.deadline
+    }
+
+    /// The pipeline that plays the video at `path` in a cell. A folder's video the user
+    /// never opened is parsed in a sandboxed worker, as its thumbnail was.
+    private func previewer(of path: String, _ l: GalleryLayout, on stage: Stage) -> TrackPreviewer {
+        let waker = stage.loop.waker
+        let player = queue.current?.playerOptions
+        return TrackPreviewer(url: path, options: player?.source ?? SourceOptions(), width: l.thumbnail,
+                              sandbox: player?.sandbox ?? .automatic, wake: { waker.wake() })
     }
 
     /// What a rested cell can play.

@@ -14,6 +14,10 @@ final class GalleryHover {
     /// How long the pointer rests on a cell before it plays: passing over cells on the way
     /// elsewhere plays none of them.
     static let rest = 0.4
+    /// How long the pointer stays on a video cell before its pipeline is made ready: its
+    /// sandboxed worker takes about a tenth of a second to start, which the rest of the
+    /// rest then covers, while a pointer passing over cells starts none.
+    static let warm = 0.15
     /// Seconds each picture shows: slow enough to take in, quick enough to see a clip's
     /// course in a few seconds.
     static let interval = 0.5
@@ -40,6 +44,8 @@ final class GalleryHover {
     private var settled = false
     /// The pipeline of the playing cell and the video's length.
     private var previewer: TrackPreviewer?
+    /// The pipeline made ready for the cell the pointer rests on, before it plays.
+    private var prepared: TrackPreviewer?
     private var length = 0.0
     /// The picture on show in the cell; nil: its thumbnail.
     private(set) var picture: VideoFrame?
@@ -71,6 +77,8 @@ final class GalleryHover {
         let ended = previewer != nil ? index.map { ($0, shown) } : nil
         previewer?.close()
         previewer = nil
+        prepared?.close()
+        prepared = nil
         picture = nil
         index = nil
         settled = false
@@ -85,19 +93,34 @@ final class GalleryHover {
     /// at: the gallery then says whether it is a video (`begin`) or not (`decline`).
     func isDue(now: Double) -> Bool { index != nil && !settled && now >= since + Self.rest }
 
-    /// Seconds until the resting pointer makes its cell due; nil when nothing waits, or
-    /// when it is due and waits for its thumbnail, whose news wakes the loop (looking again
-    /// at once would spin the main thread while the thumbnail is made).
+    /// Whether the pointer stayed long enough on its cell for a video's pipeline to be made
+    /// ready (`prepare`), and none was.
+    func isWarm(now: Double) -> Bool { index != nil && !settled && prepared == nil && now >= since + Self.warm }
+
+    /// Seconds until the resting pointer makes its cell warm or due; nil when nothing waits,
+    /// or when it is due and waits for its thumbnail, whose news wakes the loop (looking
+    /// again at once would spin the main thread while the thumbnail is made).
     func untilDue(now: Double) -> Double? {
         guard index != nil, !settled else { return nil }
-        let left = since + Self.rest - now
+        let warmLeft = prepared == nil ? since + Self.warm - now : 0
+        let left = warmLeft > 0 ? warmLeft : since + Self.rest - now
         return left > 0 ? left : nil
     }
 
-    /// The rested cell plays `length` seconds of video from `previewer`.
-    func begin(_ previewer: TrackPreviewer, length: Double) {
+    /// The cell the pointer stays on is a video: `previewer` starts opening it now, so it
+    /// plays without waiting once the rest is over.
+    func prepare(_ previewer: TrackPreviewer) {
+        prepared?.close()
+        prepared = previewer
+        previewer.prepare()
+    }
+
+    /// The rested cell plays `length` seconds of video, from the pipeline made ready for it
+    /// or else from `make()`.
+    func begin(length: Double, _ make: () -> TrackPreviewer) {
         settled = true
-        self.previewer = previewer
+        previewer = prepared ?? make()
+        prepared = nil
         self.length = length
     }
 
