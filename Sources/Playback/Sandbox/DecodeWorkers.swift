@@ -10,7 +10,8 @@ import Synchronization
 /// and a syscall allow-list; a crafted file that breaks a parser takes only that process,
 /// and the item fails with one line while the viewer goes on.
 public final class DecodeWorkers: @unchecked Sendable {
-    // @unchecked: `idle` and `said` are behind locks, `answered` is atomic; the rest is set once in init.
+    // @unchecked: `idle` and `said` are behind locks, `kindsStartingAhead` behind
+    // `aheadCondition`, the counters atomic; the rest is set once in init.
     /// The pool the player uses.
     public static let shared = DecodeWorkers(testing: getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false)
 
@@ -18,12 +19,17 @@ public final class DecodeWorkers: @unchecked Sendable {
     let timeout: Double
     /// Whether workers honour test-only probes.
     let testing: Bool
-    private let idle = Locked<[DecodeWorker]>([])
+    let idle = Locked<[DecodeWorker]>([])
     private let said = Locked<Set<String>>([])
     /// Pictures the workers answered with pixels, so a test can tell a still was decoded in one.
     let answered = Atomic<Int>(0)
     /// First looks the workers answered with pixels (not counted in `answered`).
     let glanced = Atomic<Int>(0)
+    /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
+    let aheadCondition = Condition()
+    /// Kinds of worker being started ahead right now (under `aheadCondition`): a still asked
+    /// for meanwhile waits for that worker rather than starting a second one beside it.
+    var kindsStartingAhead: Set<WorkerKind> = []
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -78,6 +84,8 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// A worker of `kind` for one request: an idle one, else a new one.
     func take(_ kind: WorkerKind = .photos) -> Result<DecodeWorker, DecodeFailure>? {
+        if let w = takeIdle(kind) { return .success(w) }
+        waitForStartAhead(kind)
         if let w = takeIdle(kind) { return .success(w) }
         return start(kind)
     }

@@ -26,6 +26,7 @@ public enum ViewerApp {
             let ipcPath = try handOverToRunningInstance(options, environment: environment)
             let log = try openEventLog(options)
             let inputs = try expandInputs(options, log: log)
+            startDecoderAhead(for: inputs, options: options)
             let run = ProgramRun(options: options, environment: environment, log: log, inputs: inputs)
             run.buildQueue(bindings: bindings)
             try run.startControlSocket(at: ipcPath)
@@ -137,6 +138,13 @@ public enum ViewerApp {
             throw ExitStatus(code: 1)
         }
         return expansion
+    }
+
+    /// Starts the sandboxed worker the first item will need while the window is made, when
+    /// that item is a still and pictures are decoded in the worker.
+    static func startDecoderAhead(for inputs: InputExpansion, options: ProgramOptions) {
+        guard options.cache.sandbox != .off, inputs.items.indices.contains(inputs.startIndex) else { return }
+        DecodeWorkers.shared.startAhead(for: inputs.items[inputs.startIndex])
     }
 
     static func say(_ line: String) {

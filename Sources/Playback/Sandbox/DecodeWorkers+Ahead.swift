@@ -1,0 +1,60 @@
+import Glibc
+import MediaCore
+
+/// A worker started while the program itself starts.
+///
+/// A worker's start (the dynamic linker resolving its libraries, then the confinement) took
+/// about 0.12 s, and the first picture of a launch waited for all of it after the viewer's
+/// own start and window: `mediaview photo.png` to its first frame took twice as long as
+/// with `--sandbox=off`. Started from the first moment, the worker gets ready while the
+/// viewer connects to the display and maps its window.
+extension DecodeWorkers {
+    /// Starts, on a thread of its own, the worker that the still at `path` (a file, or a web
+    /// address whose path ends in a picture's extension) will need, and keeps it waiting.
+    /// Nothing starts for video, sound, animations or a path that cannot be read.
+    public func startAhead(for path: String) {
+        guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
+        let begins = aheadCondition.withLock { () -> Bool in
+            guard !kindsStartingAhead.contains(kind), idle.withLock({ !$0.contains { $0.kind == kind } }) else { return false }
+            kindsStartingAhead.insert(kind)
+            return true
+        }
+        guard begins else { return }
+        NamedThread.start(name: "worker-ahead") { [self] in
+            if case .success(let w)? = start(kind) { give(back: w) }
+            aheadCondition.withLock {
+                kindsStartingAhead.remove(kind)
+                aheadCondition.broadcast()
+            }
+        }
+    }
+
+    /// Waits while a worker of `kind` is being started ahead; its start has its own time
+    /// limit, so this cannot wait longer than a start would.
+    func waitForStartAhead(_ kind: WorkerKind) {
+        aheadCondition.withLock {
+            while kindsStartingAhead.contains(kind) { aheadCondition.wait() }
+        }
+    }
+
+    /// The worker kind the still at `path` needs, or nil when it is not a still the worker
+    /// takes. A local file's first bytes decide, read without blocking on a pipe or device.
+    static func kindAhead(for path: String) -> WorkerKind? {
+        if path.contains("://") {
+            guard StillFile.namesStill(path) else { return nil }
+            let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
+            return drawn.contains { path.lowercased().split(separator: "?").first?.hasSuffix("." + $0) == true } ? .drawings : .photos
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var head = [UInt8](repeating: 0, count: PictureFormat.headSize)
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got > 0 else { return nil }
+        let bytes = Array(head[0..<got])
+        guard StillFile.isStill(bytes, name: path) else { return nil }
+        return WorkerKind.forStill(bytes, name: path)
+    }
+}
