@@ -32,8 +32,10 @@ final class Stage {
     /// How opaque the overlays and the picture are while a gesture runs.
     var fade = Fade()
     var needsRedraw = true
-    /// The view's first picture is yet to reach the window.
-    var awaitingFirstFrame = false
+    /// The view just shown, until its first picture reaches the window.
+    var arrival = Arrival()
+    /// When and at what size the stage last drew into its window.
+    var lastDraw = LastDraw()
     /// Keys and buttons to commands.
     var bindings: InputBindings
     /// Where one-line warnings go.
@@ -145,7 +147,8 @@ final class Stage {
         // of them to end must not be the one that closes the display.
         let waker = loop.waker
         v.show(on: self, window: windowFacts, wake: { waker.wake() }, lowPower: isMinimized)
-        awaitingFirstFrame = true
+        arrival.awaitingFirstFrame = true
+        arrival.hold = .notYet
         window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
@@ -180,10 +183,11 @@ final class Stage {
             soonest(t.deadline)
         }
         // Sound without a picture: its first frame is the music indicator.
-        if awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
+        if arrival.awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
         soonest(overlayDeadline(v, now: now))
         soonest(stepAnimation(now: now))
         soonest(checkHold(now: now))
+        soonest(holdDeadline(now: now))
         soonest(window.transferDeadline)
         return deadline
     }
@@ -191,9 +195,13 @@ final class Stage {
     /// Overlays that animate (spinner) or hide after a while need another look.
     private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
         if v.isWaitingForData {
-            // The loading and buffering indicators turn.
-            needsRedraw = true
-            return 1.0 / 30
+            // The loading and buffering indicators turn, at 30 frames a second. Asking for a
+            // draw at every turn of the loop drew as fast as the X server answered (each
+            // draw's completion is an event): 455 whole-window draws while one picture
+            // loaded, taking the cores from the decoder it waited for.
+            let next = lastDraw.at + Stage.indicatorInterval
+            if now >= next { needsRedraw = true; return Stage.indicatorInterval }
+            return next - now
         }
         // A message is drawn until it expires, then once more without it.
         let m = v.currentMessages(now: now)
@@ -236,6 +244,7 @@ final class Stage {
     @discardableResult
     func draw(now: Double) -> Bool {
         needsRedraw = false
+        if keepsPreviousPicture(now: now) { return false }
         guard let buf = surface.begin() else { return false }
         if let v = view, let band = v.trackBand(in: bounds) {
             // While the window moves (a minimize under way) the pointer's last place says
@@ -277,10 +286,11 @@ final class Stage {
             buf.clear()
         }
         surface.present()
-        guard awaitingFirstFrame, let v = view, v.failure == nil else { return false }
+        lastDraw = LastDraw(at: now, size: (window.width, window.height), count: lastDraw.count + 1)
+        guard arrival.awaitingFirstFrame, let v = view, v.failure == nil else { return false }
         if v.takeFirstLookShown() { v.notify { $0.didShowFirstLook(for: v) } }
         guard v.hasPicture || v.info?.kind == .audio else { return false }
-        awaitingFirstFrame = false
+        arrival.awaitingFirstFrame = false
         v.notify { $0.didShowFirstFrame(for: v) }
         return true
     }

@@ -13,6 +13,10 @@ extension MediaView {
     /// Whether the media's own picture (not a thumbnail or indicator) came.
     var hasPicture: Bool { session?.frame != nil }
 
+    /// Whether anything of the media would be drawn now: its picture, a first look, a
+    /// preview or its thumbnail.
+    var hasPictureToShow: Bool { session.map { $0.pictureToShow != nil || $0.showsThumbnail } ?? false }
+
     /// Whether a photo's small picture was just drawn in its place (true once per showing).
     func takeFirstLookShown() -> Bool { session?.takeFirstLookShown() ?? false }
 
