@@ -15,15 +15,17 @@ extension Stage {
         var hold = Hold.notYet
     }
 
-    /// The stage's last draw into its window.
-    struct LastDraw {
-        /// When it was, on the loop's clock; 0 before the first.
-        var at: Double = 0
+    /// The stage's draws into its window.
+    struct Draws {
+        /// When the last one was, on the loop's clock; 0 before the first.
+        var lastAt: Double = 0
         /// The window's size then: nil before the first draw. After a resize the window's
         /// old content no longer fits it, and nothing is kept.
-        var size: (width: Int, height: Int)?
+        var lastSize: (width: Int, height: Int)?
         /// Draws so far: what a loading indicator's pace is seen by.
         var count = 0
+        /// Frames of the media's own picture shown, for the program's statistics.
+        var framesShown = 0
     }
 
     /// Time between frames of the loading and buffering indicators.
@@ -54,7 +56,7 @@ extension Stage {
         case .until(let t): until = t
         }
         guard now < until, arrival.awaitingFirstFrame, let v = view, v.kind == .image, v.failure == nil,
-              !v.hasPictureToShow, animation == nil, let drawn = lastDraw.size,
+              !v.hasPictureToShow, animation == nil, let drawn = draws.lastSize,
               drawn == (window.width, window.height) else {
             arrival.hold = .over
             return false

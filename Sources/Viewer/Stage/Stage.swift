@@ -34,14 +34,12 @@ final class Stage {
     var needsRedraw = true
     /// The view just shown, until its first picture reaches the window.
     var arrival = Arrival()
-    /// When and at what size the stage last drew into its window.
-    var lastDraw = LastDraw()
+    /// The stage's draws into its window: the last one's time and size, and counts.
+    var draws = Draws()
     /// Keys and buttons to commands.
     var bindings: InputBindings
     /// Where one-line warnings go.
     let warn: ((String) -> Void)?
-    /// Frames of media shown (not overlay-only redraws).
-    var framesShown = 0
     /// The panel that says what the file is (`cycle info`).
     var infoPanel = InfoPanel()
     /// Whether the window has the keyboard focus, and what losing it does.
@@ -178,7 +176,7 @@ final class Stage {
         if let t = v.tick(presented: true, now: now) {
             if t.redraw {
                 needsRedraw = true
-                if v.hasPicture && v.failure == nil { framesShown += 1 }
+                if v.hasPicture && v.failure == nil { draws.framesShown += 1 }
             }
             soonest(t.deadline)
         }
@@ -199,7 +197,7 @@ final class Stage {
             // draw at every turn of the loop drew as fast as the X server answered (each
             // draw's completion is an event): 455 whole-window draws while one picture
             // loaded, taking the cores from the decoder it waited for.
-            let next = lastDraw.at + Stage.indicatorInterval
+            let next = draws.lastAt + Stage.indicatorInterval
             if now >= next { needsRedraw = true; return Stage.indicatorInterval }
             return next - now
         }
@@ -286,7 +284,9 @@ final class Stage {
             buf.clear()
         }
         surface.present()
-        lastDraw = LastDraw(at: now, size: (window.width, window.height), count: lastDraw.count + 1)
+        draws.lastAt = now
+        draws.lastSize = (window.width, window.height)
+        draws.count += 1
         guard arrival.awaitingFirstFrame, let v = view, v.failure == nil else { return false }
         if v.takeFirstLookShown() { v.notify { $0.didShowFirstLook(for: v) } }
         guard v.hasPicture || v.info?.kind == .audio else { return false }
