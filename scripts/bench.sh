@@ -32,7 +32,7 @@
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
-#   BENCH_CASES       which cases (default "a a2 b c d e f g gl h i j k m p gallery")
+#   BENCH_CASES       which cases (default "a a2 a2l b c d e f g gl h i j k l m p gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)
 #   BENCH_NO_DOCS     1 to leave docs/performance.md alone
@@ -47,7 +47,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a a2 b c d e f g gl h i j k m p gallery}
+export BENCH_CASES=${BENCH_CASES:-a a2 a2l b c d e f g gl h i j k l m p gallery}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do
