@@ -45,16 +45,9 @@ extension DecodeWorkers {
             let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
             return drawn.contains { path.lowercased().split(separator: "?").first?.hasSuffix("." + $0) == true } ? .drawings : .photos
         }
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var head = [UInt8](repeating: 0, count: PictureFormat.headSize)
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got > 0 else { return nil }
-        let bytes = Array(head[0..<got])
-        guard StillFile.isStill(bytes, name: path) else { return nil }
-        return WorkerKind.forStill(bytes, name: path)
+        guard let file = StillFile.openRegular(path) else { return nil }
+        close(file.fd)
+        guard StillFile.isStill(file.head, name: path) else { return nil }
+        return WorkerKind.forStill(file.head, name: path)
     }
 }

@@ -10,19 +10,30 @@ enum StillFile {
     /// The file's bytes, or nil when it cannot be opened or is not a still the worker takes
     /// (the usual path then reports or plays it); throws when it is too large to read whole.
     static func read(_ path: String, name: String) throws(AVError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var head = [UInt8](repeating: 0, count: PictureFormat.headSize)
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got > 0, isStill(Array(head[0..<got]), name: name) else { return nil }
-        guard Int(st.st_size) <= PictureFormat.largestFile else {
-            throw AVError(message: "\(name): the picture file is \(st.st_size >> 20) MiB, more than the "
+        guard let file = openRegular(path) else { return nil }
+        defer { close(file.fd) }
+        guard isStill(file.head, name: name) else { return nil }
+        guard file.size <= PictureFormat.largestFile else {
+            throw AVError(message: "\(name): the picture file is \(file.size >> 20) MiB, more than the "
                           + "\(PictureFormat.largestFile >> 20) MiB read whole")
         }
-        return WholeFile.read(fd, size: Int(st.st_size))
+        return WholeFile.read(file.fd, size: file.size)
+    }
+
+    /// A regular file that is not empty, opened for reading, with its size and first bytes
+    /// (up to `PictureFormat.headSize`); nil for anything else. Opened without blocking, so
+    /// a pipe named like a picture cannot hold the caller. The caller closes `fd`.
+    static func openRegular(_ path: String) -> (fd: Int32, size: Int, head: [UInt8])? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        var head = [UInt8](repeating: 0, count: PictureFormat.headSize)
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+              case let got = head.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, $0.count, 0) }), got > 0 else {
+            close(fd)
+            return nil
+        }
+        return (fd, Int(st.st_size), Array(head[0..<got]))
     }
 
     /// Whether a file starting with `head` (up to `PictureFormat.headSize` bytes) is a
