@@ -31,7 +31,7 @@ DEBIAN_PACKAGES := \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils time \
 	libdbus-1-dev dbus playerctl xclip socat python3-venv \
-	libavfilter-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
+	librubberband-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
 	libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl stress-ng
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.

@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
-                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter"),
+                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
         // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
         // (with a warning in every app that depends on the library); the modulemap links it.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
         // libass draws subtitles over the video.
         .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass"),
+        // Rubber Band keeps the sound's pitch when media plays faster or slower.
+        .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand"),
         // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
         // fd passing: C because Landlock has no libc wrapper and SCM_RIGHTS needs CMSG macros.
         .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
@@ -51,7 +53,7 @@ let package = Package(
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
         .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
-                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS"]),
+                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),

@@ -14,9 +14,6 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersrc.h>
-#include <libavfilter/buffersink.h>
 #include <errno.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>

@@ -1,106 +1,145 @@
-import CFFmpeg
+import CRubberBand
 import MediaCore
 
-/// Changes the sound's tempo without changing its pitch: libavfilter's `atempo`, chained
-/// as often as the speed needs, on interleaved float samples.
+/// Changes the sound's tempo without changing its pitch, with Rubber Band in its real-time
+/// mode, on interleaved float samples.
 ///
-/// Owns the filter graph and its two frames (freed in deinit). Used by the one audio
-/// decode thread.
+/// Rubber Band links only the C++ runtime. libavfilter's `atempo`, used before, brought 31
+/// libraries of its own into the viewer and every worker (Vulkan, libplacebo, LAPACK,
+/// speech synthesis), all loaded and relocated at each start for this one filter.
+///
+/// Owns the stretcher (freed in deinit). Used by the one audio decode thread.
 final class TempoFilter {
-    private var graph: UnsafeMutablePointer<AVFilterGraph>?
-    private let source: UnsafeMutablePointer<AVFilterContext>
-    private let sink: UnsafeMutablePointer<AVFilterContext>
-    private var input: UnsafeMutablePointer<AVFrame>?
-    private var output: UnsafeMutablePointer<AVFrame>?
-    /// The speed the graph was built for.
+    private let state: RubberBandState
+    /// The speed the stretcher was made for.
     let speed: PlaybackSpeed
-    private let sampleRate: Int
     private let channels: Int
-    /// Samples fed so far, which gives each input its timestamp in the graph.
-    private var fed: Int64 = 0
+    /// Output samples still to drop: the stretcher's start delay, so what comes out starts
+    /// at the first input sample and the stage's media times stay true.
+    private var toSkip: Int
+    /// One channel's samples each, in (`block` long) and out (`outCapacity` long): Rubber
+    /// Band takes channels apart. Owned here, freed in deinit.
+    private let planesIn: [UnsafeMutablePointer<Float>?]
+    private var planesOut: [UnsafeMutablePointer<Float>?]
+    private var outCapacity = 0
+    /// Interleaved output handed to the caller, `outCapacity` frames.
+    private var interleaved: UnsafeMutablePointer<Float>?
 
-    /// A graph for interleaved float sound at `sampleRate` with `channels` (1 or 2).
+    /// The most frames given to the stretcher at once: its real-time mode is told the
+    /// largest block ahead.
+    private static let block = 2048
+
+    /// A stretcher for interleaved float sound at `sampleRate` with `channels` (1 or 2).
     init(speed: PlaybackSpeed, sampleRate: Int, channels: Int) throws(AVError) {
-        self.speed = speed
-        self.sampleRate = sampleRate
-        self.channels = channels
-        let layout = channels == 1 ? "mono" : "stereo"
-        var g = avfilter_graph_alloc()
-        guard let built = g else { throw AVError(message: "out of memory making the tempo filter") }
-        // One thread: a few kilobytes of sound per call do not pay for handing work around.
-        built.pointee.nb_threads = 1
-        func add(_ name: String, _ label: String, _ args: String?) -> UnsafeMutablePointer<AVFilterContext>? {
-            var f: UnsafeMutablePointer<AVFilterContext>?
-            return avfilter_graph_create_filter(&f, avfilter_get_by_name(name), label, args, nil, built) >= 0 ? f : nil
-        }
-        var chain: [UnsafeMutablePointer<AVFilterContext>?] = [
-            add("abuffer", "in", "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layout)")
-        ]
-        for (i, stage) in speed.tempoStages.enumerated() { chain.append(add("atempo", "tempo\(i)", "tempo=\(stage)")) }
-        // atempo may answer in another sample layout; the output must be what the stream takes.
-        chain.append(add("aformat", "format", "sample_fmts=flt:sample_rates=\(sampleRate):channel_layouts=\(layout)"))
-        chain.append(add("abuffersink", "out", nil))
-        let filters = chain.compactMap { $0 }
-        var linked = filters.count == chain.count
-        for i in filters.indices.dropFirst() where linked {
-            linked = avfilter_link(filters[i - 1], 0, filters[i], 0) >= 0
-        }
-        guard linked, avfilter_graph_config(built, nil) >= 0,
-              let first = filters.first, let last = filters.last else {
-            avfilter_graph_free(&g)
+        guard speed.factor > 0, speed.factor.isFinite, sampleRate > 0, channels > 0 else {
             throw AVError(message: "cannot make the tempo filter for \(speed)")
         }
-        graph = built
-        source = first
-        sink = last
-        input = av_frame_alloc()
-        output = av_frame_alloc()
-        guard input != nil, output != nil else { throw AVError(message: "out of memory making the tempo filter") }
+        // Real time: sound is fed as it is decoded. Channels together keep a stereo image
+        // steady; one thread, as the audio decode thread is the only caller.
+        let options = RubberBandOptionProcessRealTime.rawValue | RubberBandOptionChannelsTogether.rawValue
+            | RubberBandOptionThreadingNever.rawValue | RubberBandOptionEngineFiner.rawValue
+        guard let made = rubberband_new(UInt32(sampleRate), UInt32(channels), Int32(bitPattern: options),
+                                        1 / speed.factor, 1) else {
+            throw AVError(message: "out of memory making the tempo filter")
+        }
+        state = made
+        self.speed = speed
+        self.channels = channels
+        rubberband_set_max_process_size(made, UInt32(Self.block))
+        planesIn = (0..<channels).map { _ in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: Self.block)
+            p.initialize(repeating: 0, count: Self.block)
+            return p
+        }
+        planesOut = Array(repeating: nil, count: channels)
+        toSkip = Int(rubberband_get_start_delay(made))
+        // Silence before the first sample, as much as the stretcher asks for, so that its
+        // output lines up with the input once the start delay is dropped.
+        var pad = Int(rubberband_get_preferred_start_pad(made))
+        while pad > 0 {
+            let n = min(pad, Self.block)
+            feed(count: n, final: false)
+            pad -= n
+        }
     }
 
     deinit {
-        avfilter_graph_free(&graph)
-        av_frame_free(&input)
-        av_frame_free(&output)
+        rubberband_delete(state)
+        for p in planesIn { p?.deallocate() }
+        for p in planesOut { p?.deallocate() }
+        interleaved?.deallocate()
     }
 
     /// Feeds `bytes` of interleaved float samples and hands each piece that comes out to
-    /// `take` (pointer and byte count, valid during the call). False when the graph failed.
+    /// `take` (pointer and byte count, valid during the call). False when the input was
+    /// not whole frames of samples.
     func process(_ samples: UnsafeRawPointer, bytes: Int, take: (UnsafeRawPointer, Int) -> Void) -> Bool {
-        guard let f = input else { return false }
         let frameBytes = channels * MemoryLayout<Float>.size
+        guard bytes % frameBytes == 0 else { return false }
+        let source = samples.assumingMemoryBound(to: Float.self)
+        var done = 0
         let count = bytes / frameBytes
-        guard count > 0 else { return true }
-        f.pointee.nb_samples = Int32(count)
-        f.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-        f.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_default(&f.pointee.ch_layout, Int32(channels))
-        f.pointee.pts = fed
-        guard av_frame_get_buffer(f, 0) >= 0, let data = f.pointee.data.0 else { av_frame_unref(f); return false }
-        data.update(from: samples.assumingMemoryBound(to: UInt8.self), count: count * frameBytes)
-        fed += Int64(count)
-        // The source takes the frame's buffers and leaves it blank for the next call.
-        guard av_buffersrc_add_frame(source, f) >= 0 else { av_frame_unref(f); return false }
-        return collect(take)
-    }
-
-    /// Ends the input and hands out what the filters still hold (before a speed change, so
-    /// no sound is lost).
-    func finish(take: (UnsafeRawPointer, Int) -> Void) {
-        guard av_buffersrc_add_frame(source, nil) >= 0 else { return }
-        _ = collect(take)
-    }
-
-    private func collect(_ take: (UnsafeRawPointer, Int) -> Void) -> Bool {
-        guard let o = output else { return false }
-        while true {
-            let r = av_buffersink_get_frame(sink, o)
-            if r == cff_averror(EAGAIN) || r == cff_averror_eof { return true }
-            if r < 0 { return false }
-            if let data = o.pointee.data.0, o.pointee.nb_samples > 0 {
-                take(UnsafeRawPointer(data), Int(o.pointee.nb_samples) * channels * MemoryLayout<Float>.size)
+        while done < count {
+            let n = min(Self.block, count - done)
+            for c in 0..<channels {
+                guard let plane = planesIn[c] else { return false }
+                for i in 0..<n { plane[i] = source[(done + i) * channels + c] }
             }
-            av_frame_unref(o)
+            feed(count: n, final: false)
+            collect(take)
+            done += n
+        }
+        return true
+    }
+
+    /// Ends the input and hands out what the stretcher still holds (before a speed change
+    /// or at the end, so no sound is lost).
+    func finish(take: (UnsafeRawPointer, Int) -> Void) {
+        feed(count: 0, final: true)
+        collect(take)
+    }
+
+    /// Gives the stretcher the first `count` samples of each input plane.
+    private func feed(count: Int, final: Bool) {
+        let pointers = planesIn.map { UnsafePointer($0) }
+        pointers.withUnsafeBufferPointer { p in
+            rubberband_process(state, p.baseAddress, UInt32(count), final ? 1 : 0)
+        }
+    }
+
+    /// Output planes and the interleaved buffer for at least `frames` frames.
+    private func reserve(_ frames: Int) {
+        guard frames > outCapacity else { return }
+        for c in 0..<channels {
+            planesOut[c]?.deallocate()
+            planesOut[c] = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+        }
+        interleaved?.deallocate()
+        interleaved = UnsafeMutablePointer<Float>.allocate(capacity: frames * channels)
+        outCapacity = frames
+    }
+
+    /// Takes what the stretcher has ready, drops its start delay, and hands the rest out
+    /// interleaved.
+    private func collect(_ take: (UnsafeRawPointer, Int) -> Void) {
+        while true {
+            let ready = Int(rubberband_available(state))
+            guard ready > 0 else { return }
+            reserve(ready)
+            let got = planesOut.withUnsafeBufferPointer { p in
+                Int(rubberband_retrieve(state, p.baseAddress, UInt32(ready)))
+            }
+            guard got > 0 else { return }
+            let skipped = min(toSkip, got)
+            toSkip -= skipped
+            let kept = got - skipped
+            guard kept > 0 else { continue }
+            guard let out = interleaved else { return }
+            for c in 0..<channels {
+                guard let plane = planesOut[c] else { return }
+                for i in 0..<kept { out[i * channels + c] = plane[skipped + i] }
+            }
+            take(UnsafeRawPointer(out), kept * channels * MemoryLayout<Float>.size)
         }
     }
 }

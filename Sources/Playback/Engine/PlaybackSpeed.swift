@@ -40,15 +40,4 @@ public struct PlaybackSpeed: Sendable, Equatable, Comparable, CustomStringConver
 
     /// Orders speeds by factor.
     public static func < (a: PlaybackSpeed, b: PlaybackSpeed) -> Bool { a.factor < b.factor }
-
-    /// The factors of a chain of tempo stages, each within 0.5...2, whose product is the
-    /// speed: a single stage beyond that range skips or repeats audible pieces of sound.
-    var tempoStages: [Double] {
-        var rest = factor
-        var stages: [Double] = []
-        while rest > 2 { stages.append(2); rest /= 2 }
-        while rest < 0.5 { stages.append(0.5); rest /= 0.5 }
-        stages.append(rest)
-        return stages
-    }
 }

@@ -37,6 +37,18 @@ import Testing
         #expect(loud > 0.85 && loud < 1.2, "loud for \(loud) s")
     }
 
+    /// Faster or slower, a tone keeps its pitch, and lasts its length divided by the speed.
+    @Test("At another speed a 1 kHz tone is still heard at 1 kHz, for its length over the speed",
+          arguments: [0.5, 2, 4])
+    func toneKeepsItsPitch(speed: Double) throws {
+        let r = try record(try Fixtures.tone(1000, seconds: 2)) { $0.speed = PlaybackSpeed(speed)! }
+        #expect(r.run.finished)
+        let f = try #require(AudioProbe.dominantFrequency(r.samples), "nothing audible was recorded")
+        #expect(abs(f - 1000) <= 15, "heard \(f) Hz at \(speed)x")
+        let loud = loudSeconds(r.samples), expected = 2 / speed
+        #expect(loud > expected * 0.85 && loud < expected * 1.2 + 0.1, "loud for \(loud) s at \(speed)x, not \(expected) s")
+    }
+
     @Test("The 440 Hz sound track of an mp4 is heard at 440 Hz")
     func tone440() throws {
         let path = try Fixtures.solidVideo("blue", width: 160, height: 120, seconds: 1.5, tone: 440)
