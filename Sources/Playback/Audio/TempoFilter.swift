@@ -71,11 +71,10 @@ final class TempoFilter {
     }
 
     /// Feeds `bytes` of interleaved float samples and hands each piece that comes out to
-    /// `take` (pointer and byte count, valid during the call). False when the input was
-    /// not whole frames of samples.
+    /// `take` (pointer and byte count, valid during the call); a part frame at the end is
+    /// left out. False only if its own buffers are missing; the stretcher reports no failure.
     func process(_ samples: UnsafeRawPointer, bytes: Int, take: (UnsafeRawPointer, Int) -> Void) -> Bool {
         let frameBytes = channels * MemoryLayout<Float>.size
-        guard bytes % frameBytes == 0 else { return false }
         let source = samples.assumingMemoryBound(to: Float.self)
         var done = 0
         let count = bytes / frameBytes

@@ -43,7 +43,7 @@ extension DecodeWorkers {
         if path.contains("://") {
             guard StillFile.namesStill(path) else { return nil }
             let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
-            return drawn.contains { path.lowercased().split(separator: "?").first?.hasSuffix("." + $0) == true } ? .drawings : .photos
+            return drawn.contains(StillFile.pathExtension(path)) ? .drawings : .photos
         }
         guard let file = StillFile.openRegular(path) else { return nil }
         close(file.fd)

@@ -93,7 +93,7 @@ extension StillFile {
     }
 
     /// The lowercased extension of the path of `url` (query and fragment aside); "" for none.
-    private static func pathExtension(_ url: String) -> String {
+    static func pathExtension(_ url: String) -> String {
         let path = url.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first?.lowercased() ?? ""
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
         return String(path[path.index(after: dot)...])
