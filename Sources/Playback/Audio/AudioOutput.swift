@@ -213,7 +213,7 @@ public final class AudioOutput: @unchecked Sendable {
     public func position() -> Double? {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard timingValid, !timeline.isEmpty, let s = stream else { return nil }
+        guard timingValid, !timeline.isEmpty, let s = stream, connected(s) else { return nil }
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
         guard pa_stream_get_latency(s, &usec, &negative) == 0 else { return nil }
@@ -246,6 +246,20 @@ public final class AudioOutput: @unchecked Sendable {
         }
         if timeline.isEmpty { drained = true; return }
         if let op = pa_stream_drain(s, cb, Unmanaged.passUnretained(self).toOpaque()) { pa_operation_unref(op) }
+    }
+
+    /// Whether the server went away (killed, restarted): a write would fail, and a drain
+    /// asked for before it went will never be answered.
+    public var isLost: Bool {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let s = stream else { return true }
+        return !connected(s)
+    }
+
+    /// Whether the stream and its context still work; the mainloop's lock must be held.
+    private func connected(_ s: OpaquePointer) -> Bool {
+        cpa_stream_is_good(pa_stream_get_state(s)) != 0 && cpa_context_is_good(pa_context_get_state(context)) != 0
     }
 
     public var isDrained: Bool {

@@ -31,7 +31,12 @@ extension VideoScheduler {
         if paused { return .idle }
         let position = clock.value(at: now) ?? 0
         if sound == .ended(serial: current) {
-            if let o = audio.playingOutput {
+            if let o = audio.playingOutput, o.isLost {
+                // The server went away after the last sound was written: no write failed to
+                // say so, and the drain asked of it never answers. The clock runs on.
+                AudioWarning.once("mediaview: sound server lost; playing silently")
+                if position < status.endPTS { return .wait(min(0.25, clock.realSeconds(status.endPTS - position))) }
+            } else if let o = audio.playingOutput {
                 if !o.isDrained { return .wait(0.02) }
             } else if position < status.endPTS {
                 // No sound server: the system clock stands in for the speaker.
