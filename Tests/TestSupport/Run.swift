@@ -32,7 +32,7 @@ public enum Run {
         let input = stdin == nil ? nil : Pipe()
         p.standardInput = input ?? FileHandle.nullDevice
         let start = Date()
-        try p.run()
+        try launch(p)
         try? out.close()
         try? err.close()
         if let stdin, let input {
@@ -68,8 +68,20 @@ public enum Run {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = stdout ?? FileHandle.nullDevice
         p.standardError = stderr ?? FileHandle.nullDevice
-        try p.run()
+        try launch(p)
         return p
+    }
+
+    /// Starts `p` with no signal blocked. The tests run on dispatch's worker threads, which
+    /// block SIGTERM, SIGINT and the rest, and a spawned program inherits its spawner's mask:
+    /// a window manager or server started from there never heard the SIGTERM that asked it
+    /// to quit, and was killed 5 s later with its root window properties left behind.
+    public static func launch(_ p: Process) throws {
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        try p.run()
     }
 
     /// Waits for `p` up to `timeout` seconds; kills it if it is still running then.

@@ -47,13 +47,17 @@ public final class ScreenProbe {
         return Image(width: w, height: h, pixels: px)
     }
 
-    /// Top-level windows whose WM_CLASS is `className`, by walking the tree.
-    public func windows(className: String) -> [UInt] {
+    /// Top-level windows whose WM_CLASS is `className`, by walking the tree; with `pid`, only
+    /// those whose `_NET_WM_PID` names that process, so that a window left by an earlier
+    /// test's program (still closing, under load) is never taken for this test's.
+    public func windows(className: String, pid: Int32? = nil) -> [UInt] {
         var found: [UInt] = []
         func visit(_ w: UInt) {
             var hint = XClassHint()
             if XGetClassHint(display, w, &hint) != 0 {
-                if let c = hint.res_class, String(cString: c) == className { found.append(w) }
+                if let c = hint.res_class, String(cString: c) == className, pid == nil || processID(of: w) == pid {
+                    found.append(w)
+                }
                 if let n = hint.res_name { XFree(n) }
                 if let c = hint.res_class { XFree(c) }
             }
@@ -66,6 +70,20 @@ public final class ScreenProbe {
         }
         visit(cx11_root_window(display, cx11_default_screen(display)))
         return found
+    }
+
+    /// The process a window says it belongs to (`_NET_WM_PID`), or nil when it says none.
+    public func processID(of window: UInt) -> Int32? {
+        var type: UInt = 0
+        var format: Int32 = 0
+        var count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let atom = XInternAtom(display, "_NET_WM_PID", 0)
+        guard XGetWindowProperty(display, window, atom, 0, 1, 0, XA_CARDINAL, &type, &format, &count, &after, &data) == Success,
+              let data else { return nil }
+        defer { XFree(data) }
+        guard format == 32, count == 1 else { return nil }
+        return data.withMemoryRebound(to: UInt.self, capacity: 1) { Int32(truncatingIfNeeded: $0.pointee) }
     }
 
     /// A window's geometry relative to the root.

@@ -8,10 +8,21 @@ public enum WindowManagers {
     public static func openbox(configFile: String? = nil) throws -> Process {
         let p = try Run.start("openbox", ["--sm-disable"] + (configFile.map { ["--config-file", $0] } ?? []),
                               environment: Run.environment())
-        try waitUntil(p, "openbox") {
-            (try? Run.process("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], timeout: 5))?.stdout.contains("window id") == true
-        }
+        try waitUntil(p, "openbox") { managerAnnounced() }
         return p
+    }
+
+    /// Whether a running window manager has announced itself: the root names a check window
+    /// that names itself back. The root's property alone is not enough, since a manager that
+    /// was killed leaves it behind pointing at a window that no longer exists.
+    static func managerAnnounced() -> Bool {
+        func check(_ args: [String]) -> String? {
+            guard let out = try? Run.process("xprop", args + ["_NET_SUPPORTING_WM_CHECK"], timeout: 5).stdout,
+                  let range = out.range(of: "window id # ") else { return nil }
+            return String(out[range.upperBound...].prefix { !$0.isWhitespace })
+        }
+        guard let window = check(["-root"]) else { return false }
+        return check(["-id", window]) == window
     }
 
     /// Starts i3 with `config` as its configuration (a bare one by default) and waits until

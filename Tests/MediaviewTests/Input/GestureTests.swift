@@ -72,7 +72,7 @@ struct GestureTests {
         let end = Date().addingTimeInterval(10)
         while window == nil && Date() < end {
             usleep(50_000)
-            window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+            window = probe.windows(className: "mediaview", pid: p.processIdentifier).first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
         }
         let w = try #require(window, "the mediaview window never appeared")
         // Gestures act on what is on screen: the first picture first.
@@ -234,7 +234,7 @@ struct GestureTests {
         let end = Date().addingTimeInterval(10)
         while window == nil && Date() < end {
             usleep(50_000)
-            window = probe.windows(className: "mediaview").first
+            window = probe.windows(className: "mediaview", pid: p.processIdentifier).first
         }
         let w = try #require(window)
         let full = try #require(Self.geometry(of: w, probe) { $0.x == 640 && $0.width == 640 })

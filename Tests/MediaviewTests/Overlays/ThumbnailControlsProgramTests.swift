@@ -51,7 +51,7 @@ extension MediaviewProgram {
             let end = Date().addingTimeInterval(10)
             while window == nil && Date() < end {
                 usleep(50_000)
-                window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+                window = probe.windows(className: "mediaview", pid: run.process.processIdentifier).first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
             }
             let w = try #require(window, "no mediaview window; stderr: \(run.stderr)")
             try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed; stderr: \(run.stderr)")

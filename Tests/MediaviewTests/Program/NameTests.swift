@@ -68,7 +68,7 @@ extension MediaviewProgram {
             p.currentDirectoryURL = URL(fileURLWithPath: dir)
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
-            try p.run()
+            try Run.launch(p)
             #expect(Run.wait(p, timeout: 15), "hung")
             #expect(p.terminationStatus == 0)
         }

@@ -37,7 +37,7 @@ extension MediaviewProgram {
             // Idle: the window is up with nothing loaded, for the library to fill.
             let run = try Launched(["--idle", "--windowed", "--geometry", "320x240+0+0", "--no-audio",
                                     "--input-ipc-server", socket])
-            let window = try #require(ProgramWindow.wait(probe), "no idle window; stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(probe, of: run), "no idle window; stderr: \(run.stderr)")
             _ = try SocketClient(path: socket)
             let out = dir + "/out"
             _ = FileManager.default.createFile(atPath: out, contents: nil)

@@ -124,11 +124,12 @@ struct ProgramWindow {
     let id: UInt
     let x: Int, y: Int, width: Int, height: Int
 
-    /// Waits for a mapped `mediaview` window (WM_CLASS "mediaview") of at least 1x1 pixels.
-    static func wait(_ probe: ScreenProbe, timeout: Double = 10) -> ProgramWindow? {
+    /// Waits for a mapped `mediaview` window (WM_CLASS "mediaview") of at least 1x1 pixels;
+    /// with `of`, only one of that program's windows (a wrapped program's pid is the wrapper's).
+    static func wait(_ probe: ScreenProbe, of run: Launched? = nil, timeout: Double = 10) -> ProgramWindow? {
         let start = Date()
         repeat {
-            for id in probe.windows(className: "mediaview").reversed() {
+            for id in probe.windows(className: "mediaview", pid: run?.process.processIdentifier).reversed() {
                 if let g = probe.geometry(of: id), g.width > 1 {
                     return ProgramWindow(id: id, x: g.x, y: g.y, width: g.width, height: g.height)
                 }

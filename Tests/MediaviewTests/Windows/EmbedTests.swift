@@ -19,7 +19,7 @@ struct EmbedTests {
         let end = Date().addingTimeInterval(10)
         while inside == nil && Date() < end {
             usleep(50_000)
-            inside = probe.windows(className: "mediaview").first
+            inside = probe.windows(className: "mediaview", pid: p.processIdentifier).first
         }
         let w = try #require(inside, "no mediaview window inside the host")
         let g = try #require(GestureTests.geometry(of: w, probe) { $0.x == 100 && $0.width == 400 })

@@ -63,7 +63,7 @@ extension MediaviewProgram {
             let run = try Launched(["--windowed", "--geometry", "800x600+0+0", "--no-audio", "--events", log, dir],
                                    environment: environment.merging(["XDG_CACHE_HOME": cache]) { $1 }, wrapper: wrapper)
             _ = try #require(Events.waitFor(log, "first_frame"), "stderr: \(run.stderr)")
-            let window = try #require(ProgramWindow.wait(try ScreenProbe()), "no window; stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(try ScreenProbe(), of: wrapper.isEmpty ? run : nil), "no window; stderr: \(run.stderr)")
             try xdotool(["key", "--window", String(window.id), "g"])
             let layout = try #require(Events.waitFor(log, "gallery_shown"), "no gallery; stderr: \(run.stderr)")
             #expect(layout["items"] as? Int == items)

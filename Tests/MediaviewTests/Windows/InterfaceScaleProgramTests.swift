@@ -34,7 +34,7 @@ extension MediaviewProgram {
                                     "--events", log] + args + [clip])
             let probe = try ScreenProbe()
             try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed; stderr: \(run.stderr)")
-            let window = try #require(ProgramWindow.wait(probe))
+            let window = try #require(ProgramWindow.wait(probe, of: run))
             // Paused: the controls stay. Wait until the band darkens the bottom-left corner.
             let img = try #require(window.waitFor(probe) { img in
                 (img.height - 200..<img.height).contains { !img.matches(24, $0, 0xFF0000, tolerance: 30) }

@@ -36,8 +36,8 @@ struct PinnedThumbnailTests {
         return AudioProbe.finish(rec)
     }
 
-    func windows(_ probe: ScreenProbe) -> [(id: UInt, g: (x: Int, y: Int, width: Int, height: Int))] {
-        probe.windows(className: "mediaview").compactMap { id in probe.geometry(of: id).map { (id, $0) } }
+    func windows(_ probe: ScreenProbe, of p: Process) -> [(id: UInt, g: (x: Int, y: Int, width: Int, height: Int))] {
+        probe.windows(className: "mediaview", pid: p.processIdentifier).compactMap { id in probe.geometry(of: id).map { (id, $0) } }
     }
 
     @Test("Pinned, the first item's tone plays on beside the next one's; muted over its thumbnail, only the next is heard")
@@ -51,7 +51,7 @@ struct PinnedThumbnailTests {
         let end = Date().addingTimeInterval(10)
         while main == nil && Date() < end {
             usleep(50_000)
-            main = windows(probe).first { $0.g.width > 1000 }?.id
+            main = windows(probe, of: p).first { $0.g.width > 1000 }?.id
         }
         let window = try #require(main, "no window")
         try xdo(["key", "--window", "\(window)", "P"])
@@ -61,7 +61,7 @@ struct PinnedThumbnailTests {
         let until = Date().addingTimeInterval(5)
         while thumb == nil && Date() < until {
             usleep(50_000)
-            thumb = windows(probe).first { $0.g.width < 1000 && $0.g.width > 100 }
+            thumb = windows(probe, of: p).first { $0.g.width < 1000 && $0.g.width > 100 }
         }
         let t = try #require(thumb, "no pinned thumbnail")
         #expect(t.g.x == 1280 - 12 - 427 && t.g.y == 720 - 12 - 240, "in the corner: \(t.g)")
@@ -87,7 +87,7 @@ struct PinnedThumbnailTests {
         defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
         let probe = try ScreenProbe()
         #expect(probe.waitFor(timeout: 10) { $0.matches(200, 300, 0xFF0000) } != nil, "red first")
-        let main = try #require(windows(probe).first { $0.g.width > 1000 }?.id)
+        let main = try #require(windows(probe, of: p).first { $0.g.width > 1000 }?.id)
         try xdo(["key", "--window", "\(main)", "P"])
         #expect(probe.waitFor(timeout: 5) { $0.matches(200, 300, 0x008000) } != nil, "green next")
         try xdo(["key", "--window", "\(main)", "P"])
@@ -102,6 +102,6 @@ struct PinnedThumbnailTests {
         try xdo(["mousemove", "\(x + 200)", "\(lowY + 120)", "click", "1"])
         #expect(probe.waitFor(timeout: 5) { $0.matches(200, 300, 0xFF0000) && $0.matches(x + 200, lowY + 120, 0xFF0000) } != nil,
                 "red presented again")
-        #expect(windows(probe).filter { $0.g.width < 1000 }.isEmpty, "no thumbnail left")
+        #expect(windows(probe, of: p).filter { $0.g.width < 1000 }.isEmpty, "no thumbnail left")
     }
 }

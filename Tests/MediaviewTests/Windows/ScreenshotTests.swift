@@ -41,7 +41,7 @@ extension MediaviewProgram {
             let probe = try ScreenProbe()
             let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--events", log, photo],
                                    environment: ["XDG_PICTURES_DIR": pictures])
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(probe, of: run), "no window; stderr: \(run.stderr)")
             _ = window.waitFor(probe) { $0.matches(80, 120, RGB.red) }
             try xdotool(["key", "--window", String(window.id), "s"])
             let shot = try #require(Events.waitFor(log, "screenshot", timeout: 10), "no screenshot saved")
@@ -63,7 +63,7 @@ extension MediaviewProgram {
             let probe = try ScreenProbe()
             let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--events", log, try halves()],
                                    environment: ["XDG_PICTURES_DIR": pictures])
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(probe, of: run), "no window; stderr: \(run.stderr)")
             _ = window.waitFor(probe) { $0.matches(80, 120, RGB.red) }
             try xdotool(["key", "--window", String(window.id), "s"])
             let shot = try #require(Events.waitFor(log, "screenshot", timeout: 5), "no screenshot saved")

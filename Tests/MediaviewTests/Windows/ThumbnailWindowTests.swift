@@ -59,7 +59,7 @@ struct ThumbnailWindowTests {
         let end = Date().addingTimeInterval(10)
         while window == nil && Date() < end {
             usleep(50_000)
-            window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+            window = probe.windows(className: "mediaview", pid: p.processIdentifier).first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
         }
         return Running(process: p, probe: probe, window: try #require(window, "no mediaview window"))
     }
@@ -267,7 +267,7 @@ struct ThumbnailWindowTests {
         let until = Date().addingTimeInterval(10)
         while window == nil && Date() < until {
             usleep(50_000)
-            window = probe.windows(className: "mediaview").first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
+            window = probe.windows(className: "mediaview", pid: p.processIdentifier).first { probe.geometry(of: $0)?.width ?? 0 > 1000 }
         }
         let w = try #require(window)
         try xdo(["key", "--window", "\(w)", "ctrl+Down"])

@@ -14,13 +14,13 @@ extension MediaviewProgram {
                                     "--events", log, try Fixtures.colourSeconds()], environment: ["XDG_STATE_HOME": state])
             let probe = try ScreenProbe()
             try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed; stderr: \(run.stderr)")
-            let big = try #require(ProgramWindow.wait(probe), "no window")
+            let big = try #require(ProgramWindow.wait(probe, of: run), "no window")
             try xdotool(["key", "--window", String(big.id), "ctrl+Down"])
             try #require(Events.waitFor(log, "did_end_minimizing") != nil, "did not minimize")
             var thumb: ProgramWindow?
             let end = Date().addingTimeInterval(5)
             while Date() < end {
-                if let w = ProgramWindow.wait(probe), w.width < 1000 { thumb = w; break }
+                if let w = ProgramWindow.wait(probe, of: run), w.width < 1000 { thumb = w; break }
                 usleep(50_000)
             }
             let t = try #require(thumb, "no thumbnail window")
@@ -52,7 +52,7 @@ extension MediaviewProgram {
                 let run = try Launched(["--windowed", "--geometry", "640x360+0+0", "--no-audio", "--frames", "25",
                                         "--events", log, clip])
                 let probe = try ScreenProbe()
-                _ = try #require(ProgramWindow.wait(probe), "no window for \(clip)")
+                _ = try #require(ProgramWindow.wait(probe, of: run), "no window for \(clip)")
                 try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed \(clip); stderr: \(run.stderr)")
                 // Along the track (its band is the bottom 48 px of the window), as a pointer
                 // sweeps it, pausing a little at each place.

@@ -9,7 +9,7 @@ extension MediaviewProgram {
         @Test func theWindowHasTheIconInSeveralSizes() throws {
             let probe = try ScreenProbe()
             let run = try Launched(["--windowed", "--geometry", "320x240+0+0", try Fixtures.solidImage("red")])
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            let window = try #require(ProgramWindow.wait(probe, of: run), "no window; stderr: \(run.stderr)")
             // The icon is set before the window is mapped, so a task bar never shows it
             // without one; the window is found by its class while still being set up.
             let start = Date()
