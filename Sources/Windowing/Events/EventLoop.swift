@@ -145,6 +145,11 @@ public final class EventLoop: @unchecked Sendable {
         case FocusIn, FocusOut:
             if type == FocusOut { windows[ev.xfocus.window]?.window.noteFocusElsewhere() }
             return (ev.xfocus.window, .focus(isIn: type == FocusIn, window: ev.xfocus.window))
+        case DestroyNotify:
+            if display.windowDestroyed(ev.xdestroywindow.window) {
+                for (_, o) in windows { o.window.windowManagerChanged() }
+            }
+            return nil
         case MapNotify:
             return (ev.xmap.window, .mapped(true))
         case UnmapNotify:
@@ -171,6 +176,12 @@ public final class EventLoop: @unchecked Sendable {
             return (w?.dropTarget?.selectionNotify(s) ?? w?.clipboardReader?.selectionNotify(s)).map { (s.requestor, $0) }
         case PropertyNotify:
             let p = ev.xproperty
+            if p.window == display.root {
+                if display.rootPropertyChanged(p.atom) {
+                    for (_, o) in windows { o.window.windowManagerChanged() }
+                }
+                return nil
+            }
             guard let w = windows[p.window]?.window else {
                 // A reader's window: the next chunk of what we copied is due.
                 for (_, o) in windows where o.window.clipboardOwner?.propertyNotify(p) == true { break }

@@ -65,6 +65,8 @@ public final class XDisplay {
     }
 
     private var changedScreenSize: (width: Int, height: Int)?
+    /// The running window manager's check window, watched for its destruction.
+    private var managerCheckWindow: UInt?
 
     /// Where the pointer is, in root coordinates.
     public var pointerPosition: (x: Int, y: Int) {
@@ -116,9 +118,10 @@ public final class XDisplay {
         XSelectInput(raw, window, Int(StructureNotifyMask))
     }
 
-    /// Asks for the root window's structure events, so screen changes are seen.
+    /// Asks for the root window's structure events, so screen changes are seen, and its
+    /// property changes, so a window manager that starts or quits later is seen.
     func watchRoot() {
-        XSelectInput(raw, root, Int(StructureNotifyMask))
+        XSelectInput(raw, root, Int(StructureNotifyMask | PropertyChangeMask))
     }
 
     /// The size of any window on this display, nil when there is no such window.
@@ -139,8 +142,31 @@ public final class XDisplay {
     }
 
     /// Whether an EWMH window manager is running (it sets `_NET_SUPPORTING_WM_CHECK`);
-    /// looked up once, since it is asked on every configure event.
+    /// looked up once, since it is asked on every configure event, and again whenever that
+    /// root property changes: a manager a session script starts after the viewer, one that
+    /// replaces another, or one that quits is followed rather than remembered wrong.
     public private(set) lazy var hasWindowManager: Bool = checkWindowManager()
+
+    /// Takes note of a root window property change; true when it was the window manager
+    /// arriving or leaving.
+    func rootPropertyChanged(_ name: Atom) -> Bool {
+        guard name == atom("_NET_SUPPORTING_WM_CHECK") else { return false }
+        return recheckWindowManager()
+    }
+
+    /// Takes note of a destroyed window; true when it was the window manager's check window,
+    /// which is how a manager that quits without clearing the root's property is seen to go.
+    func windowDestroyed(_ window: UInt) -> Bool {
+        guard window == managerCheckWindow else { return false }
+        managerCheckWindow = nil
+        return recheckWindowManager()
+    }
+
+    private func recheckWindowManager() -> Bool {
+        let was = hasWindowManager
+        hasWindowManager = checkWindowManager()
+        return hasWindowManager != was
+    }
 
     /// The display's ICC colour profile, as colord or xiccd publish it on the root window
     /// (`_ICC_PROFILE`); nil when none is set. Read once, on first use.
@@ -151,7 +177,12 @@ public final class XDisplay {
             return false
         }
         // The check window must point at itself, or it is a stale property.
-        return windowProperty(w, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW)?.first == w
+        guard windowProperty(w, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW)?.first == w else { return false }
+        if w != managerCheckWindow {
+            managerCheckWindow = w
+            XSelectInput(raw, w, Int(StructureNotifyMask))
+        }
+        return true
     }
 
     /// Reads a 32-bit-format property as an array of longs.

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Windowing
+
+/// A window manager that starts after the window is up (a session script that starts the
+/// viewer first) is noticed, and a fullscreen window is fullscreen under it too; one that
+/// quits is noticed as well, so the window goes back to placing itself.
+@Suite(.serialized)
+@MainActor
+struct WindowManagerArrivalTests {
+    /// The window's `_NET_WM_STATE` as the server has it, from outside.
+    func state(_ w: XWindow) throws -> String {
+        try Run.process("xprop", ["-id", "\(w.id)", "_NET_WM_STATE"], timeout: 5).stdout
+    }
+
+    /// Runs the loop until `condition` holds or `timeout` passes.
+    func pump(_ loop: EventLoop, timeout: Double = 5, until condition: () throws -> Bool) rethrows -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if try condition() { return true }
+            loop.wait(timeout: 0.05)
+            _ = loop.pendingEvents()
+        }
+        return try condition()
+    }
+
+    @Test("openbox started after a fullscreen window: the window sees it come and go, and stays fullscreen under it")
+    func managerArrivesLater() throws {
+        let d = try XDisplay()
+        let loop = try EventLoop(display: d)
+        let w = try XWindow(display: d, x: 40, y: 30, width: 200, height: 150)
+        loop.attach(w, surface: nil)
+        w.map()
+        #expect(pump(loop) { w.isMapped })
+        w.setFullscreen(true)
+        d.sync()
+        #expect(!d.hasWindowManager, "no window manager yet")
+        let probe = try ScreenProbe()
+        let screen = probe.screenSize
+        #expect(pump(loop) { probe.geometry(of: w.id).map { $0.width == screen.width && $0.height == screen.height } == true },
+                "covers the screen itself: \(String(describing: probe.geometry(of: w.id)))")
+
+        let wm = try WindowManagers.openbox()
+        #expect(pump(loop) { d.hasWindowManager }, "the window manager's arrival was not seen")
+        // The manager holds the window fullscreen: its state says so and no frame shows.
+        let managed = try pump(loop) {
+            try state(w).contains("_NET_WM_STATE_FULLSCREEN")
+                && probe.geometry(of: w.id).map { $0 == (0, 0, screen.width, screen.height) } == true
+        }
+        let seen = try state(w)
+        #expect(managed, "state: \(seen); geometry: \(String(describing: probe.geometry(of: w.id)))")
+
+        // Asked to quit, openbox hands its windows back and waits for their owner, this
+        // loop, to answer: the loop keeps turning while it goes.
+        kill(wm.processIdentifier, SIGTERM)
+        #expect(pump(loop) { !d.hasWindowManager }, "the window manager's leaving was not seen")
+        WindowManagers.stop(wm)
+    }
+}
