@@ -1,17 +1,35 @@
 import CX11
 
+/// What a window asks of a window manager beyond its own geometry: fullscreen, or a
+/// floating thumbnail above the others on every workspace.
+struct ManagerRequests {
+    var fullscreen = false
+    var floating = false
+    var onAllWorkspaces = false
+}
+
 /// A window manager that starts after the viewer's window is up (a session script that
 /// starts the viewer first, a manager replaced or restarted) takes the window on as an
 /// ordinary one; what only the manager can give is asked of it again.
 extension XWindow {
-    /// A window manager arrived after the window was shown: a fullscreen window asks it for
-    /// fullscreen, both as the state property it reads when it takes the window on and as
-    /// the request it answers once it has, since either may come first.
+    /// A window manager arrived after the window was shown: what the window asked for is
+    /// asked again, both as the state property the manager reads when it takes the window
+    /// on and as the requests it answers once it has, since either may come first.
     func windowManagerChanged() {
-        guard display.hasWindowManager, isFullscreen, !isEmbedded, isMapped else { return }
-        var atom = display.atom("_NET_WM_STATE_FULLSCREEN")
-        XChangeProperty(display.raw, id, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
-                        withUnsafeBytes(of: &atom) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }, 1)
-        sendState(1, "_NET_WM_STATE_FULLSCREEN")
+        guard display.hasWindowManager, !isEmbedded, isMapped else { return }
+        let r = managerRequests
+        var names: [String] = []
+        if r.fullscreen { names.append("_NET_WM_STATE_FULLSCREEN") }
+        if r.floating { names += ["_NET_WM_STATE_ABOVE", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"] }
+        if r.onAllWorkspaces { names.append("_NET_WM_STATE_STICKY") }
+        guard !names.isEmpty else { return }
+        let atoms = names.map { UInt(display.atom($0)) }
+        atoms.withUnsafeBytes { raw in
+            _ = XChangeProperty(display.raw, id, display.atom("_NET_WM_STATE"), XA_ATOM, 32, PropModeReplace,
+                                raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(raw.count / MemoryLayout<UInt>.size))
+        }
+        // Sticky goes with the desktop request, which setting it sends.
+        for name in names where name != "_NET_WM_STATE_STICKY" { sendState(1, name) }
+        if r.onAllWorkspaces { setOnAllWorkspaces(true) }
     }
 }

@@ -18,6 +18,7 @@ extension XWindow {
     /// Shows the window on every workspace (`_NET_WM_STATE_STICKY`, and the desktop
     /// 0xFFFFFFFF that EWMH means by "all"), or on the current one only.
     public func setOnAllWorkspaces(_ on: Bool) {
+        managerRequests.onAllWorkspaces = on
         guard display.hasWindowManager else { return }
         sendState(on ? 1 : 0, "_NET_WM_STATE_STICKY")
         var ev = XEvent()

@@ -13,7 +13,11 @@ public final class XWindow {
     public private(set) var width: Int
     public private(set) var height: Int
     public private(set) var isMapped = false
-    public private(set) var isFullscreen = false
+    /// Whether the window is (asked to be) fullscreen.
+    public var isFullscreen: Bool { managerRequests.fullscreen }
+    /// What the window has asked of a window manager, kept to be asked again of one that
+    /// starts later.
+    var managerRequests = ManagerRequests()
     let inputContext: XIC?
     /// The foreign window this one lives in (`--wid`), nil for a top-level window.
     public let parent: UInt?
@@ -118,7 +122,7 @@ public final class XWindow {
     /// Asks for fullscreen: through EWMH when a window manager runs, else by covering the
     /// screen ourselves.
     public func setFullscreen(_ on: Bool, restore: (x: Int, y: Int, width: Int, height: Int)? = nil) {
-        isFullscreen = on
+        managerRequests.fullscreen = on
         guard !isEmbedded else { return }
         if display.hasWindowManager {
             if isMapped {
@@ -186,12 +190,13 @@ public final class XWindow {
     public func setFloating(_ on: Bool, decorated: Bool = true) {
         guard !isEmbedded else { return }
         setDecorated(on ? false : decorated)
+        managerRequests.floating = on
         if display.hasWindowManager {
             if on && isFullscreen { sendState(0, "_NET_WM_STATE_FULLSCREEN") }
             sendState(on ? 1 : 0, "_NET_WM_STATE_ABOVE")
             sendState(on ? 1 : 0, "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER")
         }
-        if on { isFullscreen = false }
+        if on { managerRequests.fullscreen = false }
         XRaiseWindow(display.raw, id)
         XFlush(display.raw)
     }

@@ -57,4 +57,30 @@ struct WindowManagerArrivalTests {
         #expect(pump(loop) { !d.hasWindowManager }, "the window manager's leaving was not seen")
         WindowManagers.stop(wm)
     }
+
+    @Test("A floating thumbnail shown before openbox started is above the others and on every workspace under it")
+    func thumbnailBeforeTheManager() throws {
+        let d = try XDisplay()
+        let loop = try EventLoop(display: d)
+        let w = try XWindow(display: d, x: 800, y: 460, width: 427, height: 240)
+        loop.attach(w, surface: nil)
+        w.setUtilityType(true)
+        w.setFloating(true)
+        w.setOnAllWorkspaces(true)
+        w.map()
+        #expect(pump(loop) { w.isMapped })
+        let wm = try WindowManagers.openbox()
+        defer { WindowManagers.stop(wm) }
+        #expect(pump(loop) { d.hasWindowManager }, "the window manager's arrival was not seen")
+        func props() throws -> String {
+            try Run.process("xprop", ["-id", "\(w.id)", "_NET_WM_STATE", "_NET_WM_DESKTOP"], timeout: 5).stdout
+        }
+        let told = try pump(loop) {
+            let p = try props()
+            return p.contains("_NET_WM_STATE_ABOVE") && p.contains("_NET_WM_STATE_SKIP_TASKBAR")
+                && p.contains("_NET_WM_DESKTOP(CARDINAL) = 4294967295")
+        }
+        let seen = try props()
+        #expect(told, "\(seen)")
+    }
 }
