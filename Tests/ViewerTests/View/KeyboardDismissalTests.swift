@@ -36,11 +36,8 @@ struct KeyboardDismissalTests {
         return ours
     }
 
-    // Under openbox this passes alone, but in the whole suite openbox kept the focus on a
-    // window of its own, whatever the test set: only the bare display is checked here until
-    // that is understood.
     @Test("The focus goes back to the window that had it, and the spy hears willHide then didHide",
-          arguments: [false])
+          arguments: [false, true])
     func backToThePreviousWindow(underOpenbox: Bool) throws {
         // A window manager gives the focus to windows it maps; it must not take it back.
         let wm = underOpenbox ? try WindowManagers.openbox() : nil
