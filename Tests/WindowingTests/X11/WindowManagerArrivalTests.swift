@@ -9,9 +9,22 @@ import TestSupport
 @Suite(.serialized)
 @MainActor
 struct WindowManagerArrivalTests {
-    /// The window's `_NET_WM_STATE` as the server has it, from outside.
+    /// The window's `_NET_WM_STATE` and desktop as the server has them, seen from outside.
     func state(_ w: XWindow) throws -> String {
-        try Run.process("xprop", ["-id", "\(w.id)", "_NET_WM_STATE"], timeout: 5).stdout
+        try Run.process("xprop", ["-id", "\(w.id)", "_NET_WM_STATE", "_NET_WM_DESKTOP"], timeout: 5).stdout
+    }
+
+    /// A window of a new connection, prepared by `prepare` and then mapped.
+    func shown(x: Int, y: Int, width: Int, height: Int,
+               prepare: (XWindow) -> Void = { _ in }) throws -> (XDisplay, EventLoop, XWindow) {
+        let d = try XDisplay()
+        let loop = try EventLoop(display: d)
+        let w = try XWindow(display: d, x: x, y: y, width: width, height: height)
+        loop.attach(w, surface: nil)
+        prepare(w)
+        w.map()
+        #expect(pump(loop) { w.isMapped }, "the window was not mapped")
+        return (d, loop, w)
     }
 
     /// Runs the loop until `condition` holds or `timeout` passes.
@@ -27,12 +40,7 @@ struct WindowManagerArrivalTests {
 
     @Test("openbox started after a fullscreen window: the window sees it come and go, and stays fullscreen under it")
     func managerArrivesLater() throws {
-        let d = try XDisplay()
-        let loop = try EventLoop(display: d)
-        let w = try XWindow(display: d, x: 40, y: 30, width: 200, height: 150)
-        loop.attach(w, surface: nil)
-        w.map()
-        #expect(pump(loop) { w.isMapped })
+        let (d, loop, w) = try shown(x: 40, y: 30, width: 200, height: 150)
         w.setFullscreen(true)
         d.sync()
         #expect(!d.hasWindowManager, "no window manager yet")
@@ -51,8 +59,7 @@ struct WindowManagerArrivalTests {
         let seen = try state(w)
         #expect(managed, "state: \(seen); geometry: \(String(describing: probe.geometry(of: w.id)))")
 
-        // Asked to quit, openbox hands its windows back and waits for their owner, this
-        // loop, to answer: the loop keeps turning while it goes.
+        // The loop keeps turning while openbox quits: its check window's end is an event.
         kill(wm.processIdentifier, SIGTERM)
         #expect(pump(loop) { !d.hasWindowManager }, "the window manager's leaving was not seen")
         WindowManagers.stop(wm)
@@ -60,27 +67,20 @@ struct WindowManagerArrivalTests {
 
     @Test("A floating thumbnail shown before openbox started is above the others and on every workspace under it")
     func thumbnailBeforeTheManager() throws {
-        let d = try XDisplay()
-        let loop = try EventLoop(display: d)
-        let w = try XWindow(display: d, x: 800, y: 460, width: 427, height: 240)
-        loop.attach(w, surface: nil)
-        w.setUtilityType(true)
-        w.setFloating(true)
-        w.setOnAllWorkspaces(true)
-        w.map()
-        #expect(pump(loop) { w.isMapped })
+        let (d, loop, w) = try shown(x: 800, y: 460, width: 427, height: 240) { w in
+            w.setUtilityType(true)
+            w.setFloating(true)
+            w.setOnAllWorkspaces(true)
+        }
         let wm = try WindowManagers.openbox()
         defer { WindowManagers.stop(wm) }
         #expect(pump(loop) { d.hasWindowManager }, "the window manager's arrival was not seen")
-        func props() throws -> String {
-            try Run.process("xprop", ["-id", "\(w.id)", "_NET_WM_STATE", "_NET_WM_DESKTOP"], timeout: 5).stdout
-        }
         let told = try pump(loop) {
-            let p = try props()
+            let p = try state(w)
             return p.contains("_NET_WM_STATE_ABOVE") && p.contains("_NET_WM_STATE_SKIP_TASKBAR")
                 && p.contains("_NET_WM_DESKTOP(CARDINAL) = 4294967295")
         }
-        let seen = try props()
+        let seen = try state(w)
         #expect(told, "\(seen)")
     }
 }
