@@ -72,10 +72,10 @@ public enum Run {
         return p
     }
 
-    /// Starts `p` with no signal blocked. The tests run on dispatch's worker threads, which
-    /// block SIGTERM, SIGINT and the rest, and a spawned program inherits its spawner's mask:
-    /// a window manager or server started from there never heard the SIGTERM that asked it
-    /// to quit, and was killed 5 s later with its root window properties left behind.
+    /// Starts `p` with no signal blocked. The threads the tests run on block SIGTERM, SIGINT
+    /// and the rest, as dispatch's worker threads do, and a spawned program inherits its
+    /// spawner's mask: a window manager started from there never heard the SIGTERM that
+    /// asked it to quit, and was killed 5 s later.
     public static func launch(_ p: Process) throws {
         var none = sigset_t(), old = sigset_t()
         sigemptyset(&none)

@@ -13,8 +13,8 @@ public enum WindowManagers {
     }
 
     /// Whether a running window manager has announced itself: the root names a check window
-    /// that names itself back. The root's property alone is not enough, since a manager that
-    /// was killed leaves it behind pointing at a window that no longer exists.
+    /// that names itself back. The root's property alone is not enough: openbox leaves it
+    /// behind when it quits, pointing at a window that no longer exists.
     static func managerAnnounced() -> Bool {
         func check(_ args: [String]) -> String? {
             guard let out = try? Run.process("xprop", args + ["_NET_SUPPORTING_WM_CHECK"], timeout: 5).stdout,
