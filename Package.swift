@@ -42,6 +42,8 @@ let package = Package(
         // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
         // fd passing: C because Landlock has no libc wrapper and SCM_RIGHTS needs CMSG macros.
         .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        // The video scaler's horizontal pass: C for SSSE3's byte shuffle, chosen at run time.
+        .target(name: "CScale", path: "Sources/CScale"),
         // What every media module shares: the error type, locks and threads, file names.
         .target(name: "MediaCore", dependencies: ["CFFmpeg"]),
         // Where a source's bytes come from: memory, the disk cache, or the HTTP client
@@ -52,7 +54,7 @@ let package = Package(
         // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
