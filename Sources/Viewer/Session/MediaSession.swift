@@ -103,6 +103,15 @@ final class MediaSession {
         firstShownAt = now
     }
 
+    /// Whether this picture, opened ahead or shown before, was decoded for a display whose
+    /// colour profile has changed since (colord loaded another): shown as it is, it would
+    /// keep the old display's colours. Video and sound are not colour-managed, and keep
+    /// their place.
+    func decodedForAnotherProfile(than window: WindowFacts) -> Bool {
+        guard setup.window?.displayProfile != window.displayProfile else { return false }
+        return info.map { $0.kind == .image } ?? true
+    }
+
     /// The view left its stage: no desktop scale any more.
     func leftStage() { setup.window?.desktopScale = nil }
 

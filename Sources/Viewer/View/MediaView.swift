@@ -165,6 +165,7 @@ public final class MediaView {
     /// Puts the view on `stage`, opening it if it was not prepared ahead; `lowPower` when
     /// the stage is the small thumbnail.
     func show(on stage: Stage, window: WindowFacts, wake: @escaping @Sendable () -> Void, lowPower: Bool) {
+        if self.stage == nil, session?.decodedForAnotherProfile(than: window) == true { releaseSession() }
         self.stage = stage
         windowFacts = window
         self.wake = wake

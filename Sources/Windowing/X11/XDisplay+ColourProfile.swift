@@ -2,6 +2,11 @@ import CX11
 
 /// The display's colour profile, for colour-managed pictures.
 extension XDisplay {
+    /// What `_ICC_PROFILE` held when it was read: a profile's bytes, or nothing.
+    struct KnownProfile {
+        let bytes: [UInt8]?
+    }
+
     /// ICC profiles are a few KiB; a property larger than this is not a profile to use.
     static let largestColourProfile = 4 << 20
 

@@ -148,8 +148,12 @@ public final class XDisplay {
     public private(set) lazy var hasWindowManager: Bool = checkWindowManager()
 
     /// Takes note of a root window property change; true when it was the window manager
-    /// arriving or leaving.
+    /// arriving or leaving. A new colour profile is read when it is next asked for.
     func rootPropertyChanged(_ name: Atom) -> Bool {
+        if name == atom("_ICC_PROFILE") {
+            knownColourProfile = nil
+            return false
+        }
         guard name == atom("_NET_SUPPORTING_WM_CHECK") else { return false }
         return recheckWindowManager()
     }
@@ -169,8 +173,17 @@ public final class XDisplay {
     }
 
     /// The display's ICC colour profile, as colord or xiccd publish it on the root window
-    /// (`_ICC_PROFILE`); nil when none is set. Read once, on first use.
-    public private(set) lazy var colourProfile: [UInt8]? = readColourProfile()
+    /// (`_ICC_PROFILE`); nil when none is set. Read on first use and again after the
+    /// property changes, so a calibration loaded while the viewer runs, or the profile of
+    /// another monitor, is used for the pictures shown from then on.
+    public var colourProfile: [UInt8]? {
+        if let known = knownColourProfile { return known.bytes }
+        let bytes = readColourProfile()
+        knownColourProfile = KnownProfile(bytes: bytes)
+        return bytes
+    }
+    /// The profile as last read; nil until it is read, and again once it changes.
+    private var knownColourProfile: KnownProfile?
 
     private func checkWindowManager() -> Bool {
         guard let data = windowProperty(root, "_NET_SUPPORTING_WM_CHECK", type: XA_WINDOW), let w = data.first else {

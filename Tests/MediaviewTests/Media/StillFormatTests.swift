@@ -193,5 +193,26 @@ extension MediaviewProgram {
             let warnings = lines(end.stderr).filter { $0.contains("colour profile") }
             #expect(warnings.count == (damaged ? 1 : 0), "stderr: \(end.stderr)")
         }
+
+        /// A profile colord loads while the viewer runs (a calibration applied, another
+        /// monitor) is used for the pictures shown after it: the next one, opened ahead in
+        /// the old colours, and the one before it, shown in them, both come back converted.
+        @Test func aProfileSetWhileRunningIsUsedForWhatIsShownNext() throws {
+            let icc = try ColourProfiles.wideGamut()
+            let raw: UInt32 = 0xC83C3C
+            let expected = try ColourProfiles.display(raw, withProfile: icc)
+            let first = try Fixtures.truecolourPNG("rgb(200,60,60)")
+            let second = try Fixtures.truecolourPNG("rgb(200,60,60)", width: 130, height: 96)
+            let v = try RunningViewer([first, second])
+            defer { v.run.process.terminate() }
+            #expect(v.shows(raw), "without a profile the picture shows its own colour")
+            v.probe.setDisplayProfile([UInt8](try Data(contentsOf: URL(fileURLWithPath: icc))))
+            defer { v.probe.setDisplayProfile(nil) }
+            try v.key("Right")
+            #expect(Events.waitFor(v.log, "presented", index: 1) != nil, "Right did not present the second picture")
+            #expect(v.shows(expected), "the next picture kept the old display's colours")
+            try v.key("Left")
+            #expect(v.shows(expected), "the picture shown before kept the old display's colours")
+        }
     }
 }
