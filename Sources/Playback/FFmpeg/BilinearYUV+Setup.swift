@@ -13,22 +13,31 @@ extension BilinearYUV {
         /// Whether the processor can run the shuffled form; asked once.
         static let shuffles = cscale_has_shuffle() != 0
 
-        /// Taps from a row of `source` samples to one of `count`, centres aligned. For
-        /// chroma, `source` is the chroma row's length, `count` half the picture's `width`
-        /// (each chroma sample covers two pixels across) and `lumaWidth` the source
-        /// picture's: chroma samples sit on the left one of their two luma columns (MPEG-4
-        /// and H.264's default), and an odd picture's last one covers one column, not two.
+        /// Luma's taps from a row of `source` samples to one of `count`, centres aligned.
         /// `shuffled` false leaves out the groups, for the plain loop.
-        init(from source: Int, to count: Int, chromaOf lumaWidth: Int? = nil, width: Int = 0,
-             shuffled: Bool = Taps.shuffles) {
+        init(from source: Int, to count: Int, shuffled: Bool = Taps.shuffles) {
+            // In 1/256 of a sample: (x + 0.5) * source / count - 0.5.
+            self.init(source: source, count: count, shuffled: shuffled) { x in (2 * x + 1) * source * 128 / count - 128 }
+        }
+
+        /// Chroma's taps from a chroma row of `source` samples, of a picture `lumaWidth`
+        /// wide, for an output `width` wide: one output sample for each two pixels across.
+        /// Chroma samples sit on the left one of their two luma columns (MPEG-4 and H.264's
+        /// default), and an odd picture's last one covers one column, not two.
+        init(chromaFrom source: Int, lumaWidth: Int, width: Int, shuffled: Bool = Taps.shuffles) {
+            // In 1/256 of a sample, for output pixels 2x and 2x + 1:
+            // ((2x + 1) * lumaWidth / width - 0.5) / 2.
+            self.init(source: source, count: (width + 1) / 2, shuffled: shuffled) { x in
+                (2 * x + 1) * lumaWidth * 128 / width - 64
+            }
+        }
+
+        private init(source: Int, count: Int, shuffled: Bool, position: (Int) -> Int) {
             var index = [Int32](), weight = [Int16]()
             index.reserveCapacity(count)
             weight.reserveCapacity(count)
             for x in 0..<count {
-                // In 1/256 of a sample: (x + 0.5) * source / count - 0.5 for luma; for the
-                // chroma of output pixels 2x and 2x + 1, ((2x + 1) * lumaWidth / width - 0.5) / 2.
-                let pos = lumaWidth.map { (2 * x + 1) * $0 * 128 / width - 64 } ?? (2 * x + 1) * source * 128 / count - 128
-                let clamped = max(0, min(pos, (source - 1) * 256))
+                let clamped = max(0, min(position(x), (source - 1) * 256))
                 var i = clamped >> 8, w = clamped & 255
                 // The last sample is reached as the full weight of the pair before it, so
                 // no tap reads past the row.

@@ -36,7 +36,7 @@ final class BilinearYUV {
         geometry = g
         let chromaWidth = (g.sourceWidth + 1) / 2
         lumaTaps = Taps(from: g.sourceWidth, to: g.width)
-        chromaTaps = Taps(from: chromaWidth, to: (g.width + 1) / 2, chromaOf: g.sourceWidth, width: g.width)
+        chromaTaps = Taps(chromaFrom: chromaWidth, lumaWidth: g.sourceWidth, width: g.width)
         matrix = Coefficients(g.colour)
         scratch = (0..<max(1, bands)).map { _ in Scratch(width: g.width) }
     }
