@@ -65,6 +65,26 @@ struct WindowManagerArrivalTests {
         WindowManagers.stop(wm)
     }
 
+    @Test("A window made fullscreen under openbox covers the screen again after openbox quits")
+    func managerQuitsUnderFullscreen() throws {
+        let wm = try WindowManagers.openbox()
+        defer { WindowManagers.stop(wm) }
+        let (d, loop, w) = try shown(x: 40, y: 30, width: 640, height: 360)
+        #expect(pump(loop) { d.hasWindowManager }, "openbox was not seen")
+        w.setFullscreen(true)
+        let probe = try ScreenProbe()
+        let screen = probe.screenSize
+        let full = { probe.geometry(of: w.id).map { $0 == (0, 0, screen.width, screen.height) } == true }
+        #expect(try pump(loop) { try state(w).contains("_NET_WM_STATE_FULLSCREEN") && full() },
+                "not fullscreen under openbox: \(String(describing: probe.geometry(of: w.id)))")
+        kill(wm.processIdentifier, SIGTERM)
+        #expect(pump(loop) { !d.hasWindowManager }, "the window manager's leaving was not seen")
+        // openbox hands the window back with the size it had before fullscreen, framed
+        // where its frame was: the window covers the screen again itself.
+        #expect(pump(loop) { !d.hasWindowManager && full() },
+                "after openbox quit: \(String(describing: probe.geometry(of: w.id)))")
+    }
+
     @Test("A floating thumbnail shown before openbox started is above the others and on every workspace under it")
     func thumbnailBeforeTheManager() throws {
         let (d, loop, w) = try shown(x: 800, y: 460, width: 427, height: 240) { w in
