@@ -26,7 +26,7 @@ package final class ASSTrack {
     /// size, so a hostile script's 100000-pixel font draws at a size a screen can hold.
     package func setHeader(_ header: String) {
         hasHeader = true
-        var bytes = Array((header.isEmpty ? ASSTrack.plainHeader : header).utf8)
+        var bytes = Array((header.isEmpty ? ASSTrack.plainHeader : ASSTrack.boundingDialogues(header)).utf8)
         bytes.withUnsafeMutableBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
                 ass_process_codec_private(raw, $0, Int32(b.count))
@@ -51,6 +51,18 @@ package final class ASSTrack {
             s.pointee.Shadow = max(-limits["shad"]!, min(s.pointee.Shadow, limits["shad"]!))
             s.pointee.Blur = min(s.pointee.Blur, limits["blur"]!)
         }
+        for i in 0..<Int(max(0, raw.pointee.n_events)) { hideIfTooLarge(raw.pointee.events + i) }
+    }
+
+    /// The header with the override tags of its `Dialogue:` lines bounded. A line FFmpeg's
+    /// demuxer cannot time (a damaged start) stays in the header it hands over, and libass
+    /// reads it there as an event: a 828-byte script with `\bord10000` on such a line made
+    /// libass take 5.7 GB.
+    static func boundingDialogues(_ header: String) -> String {
+        guard header.contains("Dialogue:") else { return header }
+        return header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+            line.drop { $0 == " " || $0 == "\t" }.hasPrefix("Dialogue:") ? SubtitleBounds.bounded(String(line)) : String(line)
+        }.joined(separator: "\n")
     }
 
     /// Events that would cover more than this many times the play resolution's area are not
@@ -91,7 +103,11 @@ package final class ASSTrack {
             }
         }
         guard raw.pointee.n_events > before else { return }
-        let event = raw.pointee.events + Int(raw.pointee.n_events - 1)
+        hideIfTooLarge(raw.pointee.events + Int(raw.pointee.n_events - 1))
+    }
+
+    /// Keeps `event` but never shows it when it is over the drawing budget.
+    private func hideIfTooLarge(_ event: UnsafeMutablePointer<ASS_Event>) {
         if area(of: event.pointee) > Self.mostScreens * Double(raw.pointee.PlayResX) * Double(raw.pointee.PlayResY) {
             event.pointee.Duration = 0
         }
