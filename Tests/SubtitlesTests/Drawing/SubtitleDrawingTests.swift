@@ -51,20 +51,8 @@ import Testing
     @Test func aLineLeftInTheHeaderIsBoundedToo() throws {
         let library = try #require(ASSLibrary())
         let track = try #require(ASSTrack(library: library))
-        track.setHeader("""
-            [Script Info]
-            ScriptType: v4.00+
-            PlayResX: 384
-            PlayResY: 288
-
-            [V4+ Styles]
-            Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
-            Style: Default,Sans,18,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,1
-
-            [Events]
-            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-            Dialogue: 0,0:00:00.00,0:00:05.00,Default,,0,0,0,,{\\bord10000\\shad10000\\fs99999}Hello
-            """)
+        track.setHeader(ASSTrack.plainHeader
+                        + "Dialogue: 0,0:00:00.00,0:00:05.00,Default,,0,0,0,,{\\bord10000\\shad10000\\fs99999}Hello\r\n")
         let texts = (0..<Int(track.raw.pointee.n_events)).compactMap { track.raw.pointee.events[$0].Text.map { String(cString: $0) } }
         #expect(texts == ["{\\bord50\\shad50\\fs400}Hello"], "libass holds \(texts)")
     }
