@@ -19,8 +19,10 @@ public final class AudioOutput: @unchecked Sendable {
     private let bytesPerSecond: Double
     /// What media time the sound sent since the last flush holds.
     private var timeline = PlayedTimeline()
-    private var timingValid = false
-    private var drained = false
+    /// What the server's answers set, apart from this object: a callback holding a reference
+    /// to it could be the last to let go, and the teardown would then run on the sound
+    /// server's own thread, which PulseAudio aborts the program for. Freed after the loop stops.
+    private let answers: UnsafeMutablePointer<ServerAnswers>
     private var acceptedSerial = 0
     /// A flush put the stream back into prebuffering; see `write`.
     private var restartPending = false
@@ -65,6 +67,8 @@ public final class AudioOutput: @unchecked Sendable {
             throw AVError(message: "PulseAudio: cannot create a context")
         }
         context = ctx
+        answers = .allocate(capacity: 1)
+        answers.initialize(to: ServerAnswers())
         let signal: pa_context_notify_cb_t = { _, userdata in
             pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
         }
@@ -105,6 +109,18 @@ public final class AudioOutput: @unchecked Sendable {
         pa_context_disconnect(context)
         pa_context_unref(context)
         pa_threaded_mainloop_free(mainloop)
+        answers.deinitialize(count: 1)
+        answers.deallocate()
+    }
+
+    private var timingValid: Bool {
+        get { answers.pointee.timingValid }
+        set { answers.pointee.timingValid = newValue }
+    }
+
+    private var drained: Bool {
+        get { answers.pointee.drained }
+        set { answers.pointee.drained = newValue }
     }
 
     private func waitForContext() throws(AVError) {
@@ -201,10 +217,9 @@ public final class AudioOutput: @unchecked Sendable {
         guard let s = stream else { return }
         let cb: pa_stream_success_cb_t = { _, success, userdata in
             guard let userdata else { return }
-            let me = Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue()
-            if success != 0 { me.timingValid = true }
+            if success != 0 { userdata.assumingMemoryBound(to: ServerAnswers.self).pointee.timingValid = true }
         }
-        if let op = pa_stream_update_timing_info(s, cb, Unmanaged.passUnretained(self).toOpaque()) {
+        if let op = pa_stream_update_timing_info(s, cb, answers) {
             pa_operation_unref(op)
         }
     }
@@ -242,10 +257,10 @@ public final class AudioOutput: @unchecked Sendable {
         guard let s = stream else { return }
         let cb: pa_stream_success_cb_t = { _, _, userdata in
             guard let userdata else { return }
-            Unmanaged<AudioOutput>.fromOpaque(userdata).takeUnretainedValue().drained = true
+            userdata.assumingMemoryBound(to: ServerAnswers.self).pointee.drained = true
         }
         if timeline.isEmpty { drained = true; return }
-        if let op = pa_stream_drain(s, cb, Unmanaged.passUnretained(self).toOpaque()) { pa_operation_unref(op) }
+        if let op = pa_stream_drain(s, cb, answers) { pa_operation_unref(op) }
     }
 
     /// Whether the server went away (killed, restarted): a write would fail, and a drain
@@ -312,4 +327,12 @@ public final class AudioOutput: @unchecked Sendable {
         pa_threaded_mainloop_signal(mainloop, 0)
         pa_threaded_mainloop_unlock(mainloop)
     }
+}
+
+/// The flags the sound server's callbacks set, read and written under the main loop's lock.
+private struct ServerAnswers {
+    /// The server has answered a timing request since the last flush, so latency is known.
+    var timingValid = false
+    /// The last sample written has been heard.
+    var drained = false
 }
