@@ -3,36 +3,38 @@ import CScale
 
 extension BilinearYUV {
     /// For each output column, the source sample to its left and the weight of the one to
-    /// its right, in 1/256; and the same in groups of 8 for `CScale`'s shuffled form.
+    /// its right, in 1/256; and the same in groups of 8 for `CScale`'s shuffled and wide forms.
     struct Taps {
         let index: [Int32]
         let weight: [Int16]
-        /// Empty where the processor lacks SSSE3: then `CScale` loops over the pairs.
+        /// Empty for the plain loop (a processor without SSSE3).
         let groups: [cscale_group]
+        /// How `CScale` runs over these taps, and converts the rows they make.
+        let form: cscale_form
 
-        /// Whether the processor can run the shuffled form; asked once.
-        static let shuffles = cscale_has_shuffle() != 0
+        /// The widest form the processor runs; asked once.
+        static let best = cscale_best_form()
 
-        /// Luma's taps from a row of `source` samples to one of `count`, centres aligned.
-        /// `shuffled` false leaves out the groups, for the plain loop.
-        init(from source: Int, to count: Int, shuffled: Bool = Taps.shuffles) {
+        /// Luma's taps from a row of `source` samples to one of `count`, centres aligned,
+        /// for `form` (the plain loop needs no groups).
+        init(from source: Int, to count: Int, form: cscale_form = Taps.best) {
             // In 1/256 of a sample: (x + 0.5) * source / count - 0.5.
-            self.init(source: source, count: count, shuffled: shuffled) { x in (2 * x + 1) * source * 128 / count - 128 }
+            self.init(source: source, count: count, form: form) { x in (2 * x + 1) * source * 128 / count - 128 }
         }
 
         /// Chroma's taps from a chroma row of `source` samples, of a picture `lumaWidth`
         /// wide, for an output `width` wide: one output sample for each two pixels across.
         /// Chroma samples sit on the left one of their two luma columns (MPEG-4 and H.264's
         /// default), and an odd picture's last one covers one column, not two.
-        init(chromaFrom source: Int, lumaWidth: Int, width: Int, shuffled: Bool = Taps.shuffles) {
+        init(chromaFrom source: Int, lumaWidth: Int, width: Int, form: cscale_form = Taps.best) {
             // In 1/256 of a sample, for output pixels 2x and 2x + 1:
             // ((2x + 1) * lumaWidth / width - 0.5) / 2.
-            self.init(source: source, count: (width + 1) / 2, shuffled: shuffled) { x in
+            self.init(source: source, count: (width + 1) / 2, form: form) { x in
                 (2 * x + 1) * lumaWidth * 128 / width - 64
             }
         }
 
-        private init(source: Int, count: Int, shuffled: Bool, position: (Int) -> Int) {
+        private init(source: Int, count: Int, form: cscale_form, position: (Int) -> Int) {
             var index = [Int32](), weight = [Int16]()
             index.reserveCapacity(count)
             weight.reserveCapacity(count)
@@ -47,7 +49,8 @@ extension BilinearYUV {
             }
             self.index = index
             self.weight = weight
-            groups = shuffled ? Taps.groups(index, weight, source: source) : []
+            self.form = form
+            groups = form == CSCALE_PLAIN ? [] : Taps.groups(index, weight, source: source)
         }
 
         /// The shuffle mask and weights of each whole group of 8 outputs. A group whose

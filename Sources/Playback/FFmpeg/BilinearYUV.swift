@@ -78,7 +78,7 @@ final class BilinearYUV {
                 let (r0, r1, w) = Self.rows(y, of: g.height, samplingDown: g.sourceHeight)
                 Self.resample(p.y + r0 * p.yStride, p.y + r1 * p.yStride, below: w, taps: lumaTaps, into: s.luma)
                 Self.convertRow(luma: s.luma, red: s.red, green: s.green, blue: s.blue, matrix: matrix,
-                                into: (dst + y * stride).assumingMemoryBound(to: UInt32.self), count: g.width)
+                                form: lumaTaps.form, into: (dst + y * stride).assumingMemoryBound(to: UInt32.self), count: g.width)
             }
         }
     }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CScale
 import Testing
 @testable import Playback
 
@@ -134,18 +135,22 @@ import Testing
         }
     }
 
-    @Test("Processors without SSSE3 resample the same rows as those with it",
-          arguments: [(1920, 1280), (1280, 1920), (641, 427), (17, 9)])
-    func plainLoopMatchesShuffles(size: (Int, Int)) throws {
-        try #require(BilinearYUV.Taps.shuffles, "this processor has no SSSE3 to compare with")
-        // Two rows of noise: any tap that reads the wrong sample shows.
-        var seed: UInt32 = 12345
-        let rows = (0..<2).map { _ in (0..<size.0).map { _ -> UInt8 in
+    /// Two rows of noise `width` long: any tap that reads the wrong sample shows.
+    static func noiseRows(_ width: Int, seed start: UInt32 = 12345) -> [[UInt8]] {
+        var seed = start
+        return (0..<2).map { _ in (0..<width).map { _ -> UInt8 in
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return UInt8(truncatingIfNeeded: seed >> 24)
         } }
-        let shuffled = BilinearYUV.Taps(from: size.0, to: size.1)
-        let plain = BilinearYUV.Taps(from: size.0, to: size.1, shuffled: false)
+    }
+
+    @Test("Processors without SSSE3 resample the same rows as those with it",
+          arguments: [(1920, 1280), (1280, 1920), (641, 427), (17, 9)])
+    func plainLoopMatchesShuffles(size: (Int, Int)) throws {
+        try #require(BilinearYUV.Taps.best != CSCALE_PLAIN, "this processor has no SSSE3 to compare with")
+        let rows = Self.noiseRows(size.0)
+        let shuffled = BilinearYUV.Taps(from: size.0, to: size.1, form: CSCALE_SHUFFLE)
+        let plain = BilinearYUV.Taps(from: size.0, to: size.1, form: CSCALE_PLAIN)
         #expect(plain.groups.isEmpty && shuffled.groups.count == size.1 / 8)
         for below in [0, 96, 256] {
             var a = [UInt8](repeating: 0, count: size.1), b = a
@@ -154,6 +159,53 @@ import Testing
             // The shuffled form weighs in 1/64, the plain loop in 1/256.
             let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 3, "\(size), \(below)/256 down: \(worst) levels apart")
+        }
+    }
+
+    /// Sizes whose rows end inside a pair of groups, and shrinks of 2:1 and more, where some
+    /// groups' pairs do not fit in 16 bytes and take the plain loop's way in both forms.
+    @Test("Processors with AVX2 resample exactly the rows that SSSE3 does",
+          arguments: [(1920, 1280), (1280, 1920), (641, 427), (1920, 640), (3840, 1000), (17, 9), (40, 24), (100, 8)])
+    func wideMatchesShuffles(size: (Int, Int)) throws {
+        try #require(BilinearYUV.Taps.best == CSCALE_WIDE, "this processor has no AVX2 to compare with")
+        let rows = Self.noiseRows(size.0, seed: 777)
+        let wide = BilinearYUV.Taps(from: size.0, to: size.1, form: CSCALE_WIDE)
+        let shuffled = BilinearYUV.Taps(from: size.0, to: size.1, form: CSCALE_SHUFFLE)
+        for below in [0, 1, 96, 255, 256] {
+            var a = [UInt8](repeating: 0, count: size.1), b = a
+            BilinearYUV.resample(rows[0], rows[1], below: below, taps: wide, into: &a)
+            BilinearYUV.resample(rows[0], rows[1], below: below, taps: shuffled, into: &b)
+            let differ = zip(a, b).filter { $0 != $1 }.count
+            #expect(differ == 0, "\(size), \(below)/256 down: \(differ) of \(size.1) samples differ")
+        }
+    }
+
+    @Test("Every form of the conversion makes the same pixels, in either range",
+          arguments: [1, 7, 8, 15, 16, 17, 31, 33, 1280])
+    func conversionFormsAgree(count: Int) throws {
+        let rows = Self.noiseRows(4 * count + 64, seed: UInt32(count))
+        // Chroma terms as large as full-range BT.2020 makes them, both signs.
+        let terms = (0..<3).map { k in (0..<count + 16).map { i in Int16(Int(rows[1][3 * i + k]) * 90 - 11_500) } }
+        let tagged = [try ramps(width: 4, height: 4), try ramps(width: 4, height: 4, space: AVCOL_SPC_BT2020_NCL, range: AVCOL_RANGE_JPEG)]
+        for frame in tagged {
+            let m = BilinearYUV.Coefficients(SourceColour(of: frame.raw))
+            let forms = [CSCALE_PLAIN, CSCALE_SHUFFLE, CSCALE_WIDE].filter { $0.rawValue <= BilinearYUV.Taps.best.rawValue }
+            // Into a destination aligned as the shared image's rows are (written around the
+            // caches) and into one that is not (written as usual).
+            let made = forms.flatMap { form in [0, 4].map { offset in
+                let raw = UnsafeMutableRawPointer.allocate(byteCount: 4 * (count + 16) + offset, alignment: 64)
+                defer { raw.deallocate() }
+                raw.initializeMemory(as: UInt8.self, repeating: 0, count: 4 * (count + 16) + offset)
+                let out = (raw + offset).assumingMemoryBound(to: UInt32.self)
+                BilinearYUV.convertRow(luma: rows[0], red: terms[0], green: terms[1], blue: terms[2], matrix: m,
+                                       form: form, into: out, count: count)
+                return (form, Array(UnsafeBufferPointer(start: out, count: count + 16)))
+            } }
+            for (form, pixels) in made {
+                let differ = zip(pixels, made[0].1).filter { $0 != $1 }.count
+                #expect(differ == 0, "form \(form.rawValue), \(count) pixels: \(differ) differ from the plain loop")
+                #expect(pixels[count...].allSatisfy { $0 == 0 }, "form \(form.rawValue) wrote past \(count) pixels")
+            }
         }
     }
 }
