@@ -20,6 +20,8 @@ final class AudioDecodeStage: @unchecked Sendable {
         var stream: Int?
         /// Music or video, for the desktop's mixer.
         var kind: MediaInfo.Kind
+        /// A picture is decoded beside the sound: the sound waits for its first frame.
+        var waitsForPicture: Bool
     }
 
     /// What the main thread asks and the stage reports, under one lock, taken once per
@@ -51,6 +53,8 @@ final class AudioDecodeStage: @unchecked Sendable {
     // An atomic rather than the lock: one flag, set once by close() and read where a write
     // to the server fails, to tell a shutdown from a lost server.
     let closed = Atomic<Bool>(false)
+    /// Opened by the scheduler when a video's first picture shows; the sound waits for it.
+    let firstPicture = PictureGate()
 
     init(options: PlayerOptions, serial: SeekSerial, wake: @escaping @Sendable () -> Void) {
         self.options = options
@@ -98,6 +102,7 @@ final class AudioDecodeStage: @unchecked Sendable {
     /// Ends the thread's waits on the server.
     func close() {
         closed.store(true, ordering: .relaxed)
+        firstPicture.open()
         output?.abort()
     }
 

@@ -23,12 +23,15 @@ final class AudioDecoding: DecodeWork {
     private var started: (serial: Int, exact: ExactStart?) = (0, nil)
     private var skipSerial: Int?
     private var skipBefore: Double?
+    /// Nothing written yet, and a picture to wait for before the first write.
+    private var waitsForPicture: Bool
 
     init(stage: AudioDecodeStage, setup: AudioDecodeStage.Setup) {
         self.stage = stage
         decoder = setup.decoder
         stream = setup.stream
         kind = setup.kind
+        waitsForPicture = setup.waitsForPicture
         rate = Int(decoder.ctx.pointee.sample_rate)
         channels = min(2, max(1, Int(decoder.ctx.pointee.ch_layout.nb_channels)))
         resampler = Resampler(outRate: rate, outChannels: channels)
@@ -72,6 +75,11 @@ final class AudioDecoding: DecodeWork {
     /// Writes to the server; false when the player closed.
     private func send(_ p: UnsafeRawPointer, _ n: Int, pts: Double, serial s: Int, speed: Double) -> Bool {
         guard let o = out else { return true }
+        if waitsForPicture {
+            // A second is more than any first frame should take; past it the sound goes on.
+            waitsForPicture = false
+            stage.firstPicture.wait(seconds: 1)
+        }
         switch o.write(p, bytes: n, pts: pts, serial: s, speed: speed) {
         case .written, .stale: return true
         case .failed:

@@ -57,8 +57,10 @@ extension DemuxStage {
         guard let source = open(memory: memory) else { return }
         let info = source.streams.info
         start(Opened(info: info, video: source.video.map { videoSetup($0, info: info) },
-                     audio: source.audio.map { AudioDecodeStage.Setup(decoder: $0, stream: source.streams.audio,
-                                                                      kind: info.kind) }))
+                     audio: source.audio.map {
+                         AudioDecodeStage.Setup(decoder: $0, stream: source.streams.audio, kind: info.kind,
+                                                waitsForPicture: source.video != nil && info.kind == .video)
+                     }))
         state.withLock {
             $0.phase = .ready(info)
             $0.decodes = (source.video != nil, source.audio != nil)

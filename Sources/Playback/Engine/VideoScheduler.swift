@@ -109,6 +109,7 @@ final class VideoScheduler {
             if !clock.isAnchored { clock.anchor(f.pts, at: now) }
             if paused { clock.setPaused(true, at: now) }
             firstShown = (f.pts, now)
+            audio.firstPicture.open()
             return show(f, now: now)
         }
         // A still's later pictures are the same picture, sharper (a web JPEG shown while
