@@ -19,6 +19,9 @@ struct DetailPicture {
     var wantedSize: (width: Int, height: Int)?
     /// A JPEG over the pixel budget never has a full-size picture: tiles of what is shown.
     var tiles: StillTiles?
+    /// Why the last full-size decode or drawing failed, which the user is not told (the
+    /// smaller picture stays): kept for the tests and the debugger to show.
+    var failure: String?
 
     /// Lets go of the full-size decode and its picture (~4 bytes a pixel).
     mutating func drop(keepTried: Bool) {
@@ -80,9 +83,10 @@ extension MediaSession {
         }
         detail.wanted = false
         guard let dp = detail.player else { return false }
-        if case .failed = dp.phase {
+        if case .failed(let why) = dp.phase {
             // The small picture stays; a second failure message would only confuse.
             detail.drop(keepTried: true)
+            detail.failure = why.message
             return false
         }
         guard case .show(let f) = dp.nextFrame() else { return false }
@@ -120,11 +124,12 @@ extension MediaSession {
             detail.player = Player(url: resolved, options: o, wake: { w() })
         }
         guard let dp = detail.player else { return false }
-        if case .failed = dp.phase {
+        if case .failed(let why) = dp.phase {
             // The drawing on screen stays; one that failed at this size would fail again.
             detail.player?.close()
             detail.player = nil
             detail.tried = true
+            detail.failure = why.message
             return false
         }
         guard case .show(let f) = dp.nextFrame() else { return false }

@@ -46,7 +46,8 @@ import Playback
         v.zoom(by: 1.5)  // 4x
         let blurred = Self.greys(v)  // this draw scales the 320x240 drawing up, and asks for a new one
         h.pump(seconds: 10) { v.session?.detail.frame != nil }
-        let redrawn = try #require(v.session?.detail.frame, "no new drawing after zooming")
+        let redrawn = try #require(v.session?.detail.frame,
+                                   "no new drawing after zooming: \(v.session?.detail.failure ?? "none failed")")
         #expect(redrawn.width == 1280 && redrawn.height == 960, "drawn at \(redrawn.width)x\(redrawn.height)")
         let sharp = Self.greys(v)
         #expect(sharp <= 1 && blurred > sharp, "edge: \(blurred) grey pixels scaled up, \(sharp) redrawn")
