@@ -26,7 +26,7 @@ DEBIAN_PACKAGES := \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libpulse-dev libwebp-dev libjpeg62-turbo-dev libseccomp-dev \
 	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
-	libfreetype-dev libfontconfig-dev fonts-dejavu-core \
+	libfreetype-dev libfontconfig-dev libpng-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \
 	python3 openssl ca-certificates curl desktop-file-utils time \

@@ -6,6 +6,16 @@ import PackageDescription
 /// Dependencies point one way: mediaview -> ViewerProgram -> MPRIS -> Viewer -> Windowing, Playback, SessionBus;
 /// Playback -> Web, ThumbnailCache -> MediaCore, Playback -> Subtitles; all of them -> C modules.
 /// Windowing never imports FFmpeg; Playback never imports X11.
+/// The stubs that load the codec and picture libraries on first use are x86-64 assembly;
+/// on other processors the libraries are linked as usual.
+#if arch(x86_64)
+let delayLoadedElsewhere: [LinkerSetting] = []
+#else
+let delayLoadedElsewhere: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swscale", "swresample", "webpdemux",
+    "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband"]
+    .map { .linkedLibrary($0) }
+#endif
+
 let package = Package(
     name: "mediaview",
     products: [
@@ -17,26 +27,29 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xext xrandr"),
-        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
-                       pkgConfig: "libavformat libavcodec libavutil libswscale libswresample"),
+        // The codec and picture libraries' modules name no library to link: CDelayLoad loads
+        // each on the first call of one of its functions (see its header).
+        .target(name: "CDelayLoad", path: "Sources/CDelayLoad", linkerSettings: delayLoadedElsewhere),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
         // (with a warning in every app that depends on the library); the modulemap links it.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
-        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
+        // libpng for the program's own icons: freetype brings it, so it maps nothing new.
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
-        .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEG", dependencies: ["CDelayLoad"], path: "Sources/CJPEG"),
         // Pictures FFmpeg 5.1 cannot open or animate: AVIF, HEIC, animated JPEG XL, SVG drawn at
         // the size shown; and Little CMS to show them (and every other still) in the display's colours.
-        // The modulemaps link them: libavif's and libjxl's .pc files add -D flags, and librsvg's -pthread.
         .systemLibrary(name: "CAVIF", path: "Sources/CAVIF"),
         .systemLibrary(name: "CHEIF", path: "Sources/CHEIF"),
         .systemLibrary(name: "CJXL", path: "Sources/CJXL"),
         .systemLibrary(name: "CRSVG", path: "Sources/CRSVG"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
         // libass draws subtitles over the video.
-        .systemLibrary(name: "CASS", path: "Sources/CASS", pkgConfig: "libass"),
+        .systemLibrary(name: "CASS", path: "Sources/CASS"),
         // Rubber Band keeps the sound's pitch when media plays faster or slower.
         .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand"),
         // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
@@ -45,18 +58,18 @@ let package = Package(
         // The video scaler's horizontal pass: C for SSSE3's byte shuffle, chosen at run time.
         .target(name: "CScale", path: "Sources/CScale"),
         // What every media module shares: the error type, locks and threads, file names.
-        .target(name: "MediaCore", dependencies: ["CFFmpeg"]),
+        .target(name: "MediaCore", dependencies: ["CFFmpeg", "CDelayLoad"]),
         // Where a source's bytes come from: memory, the disk cache, or the HTTP client
         // (copied into the caches on the way); and the options a source is opened with.
         .target(name: "Web", dependencies: ["MediaCore", "CFFmpeg"]),
         // Subtitle events bounded and drawn with libass; what decodes them (FFmpeg) stays in Playback.
-        .target(name: "Subtitles", dependencies: ["CASS"]),
+        .target(name: "Subtitles", dependencies: ["CASS", "CDelayLoad"]),
         // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
         .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
-                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand"]),
-        .target(name: "Windowing", dependencies: ["CX11", "CFreeType"]),
+                                                 "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand", "CDelayLoad"]),
+        .target(name: "Windowing", dependencies: ["CX11", "CFreeType", "CPNG"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
         .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "Windowing"]),
@@ -69,7 +82,7 @@ let package = Package(
         .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback", "MediaCore", "Web", "ThumbnailCache"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // Decodes stills for the viewer in a sandboxed process (no files, no network, seccomp).
-        .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox"], path: "Sources/DecodeWorker"),
+        .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox", "CDelayLoad"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "MPRIS", "SessionBus", "Playback",
@@ -78,7 +91,7 @@ let package = Package(
         .executableTarget(name: "FuzzMedia", dependencies: ["FuzzDriver", "Playback"]),
         // Shared by the test targets: fixtures made with ffmpeg, pixel and sound probes.
         // lcms2 there too: the colour tests make their ICC profiles and compute the colours they expect.
-        .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CX11", "Windowing", "CLCMS", "CDelayLoad"], path: "Tests/TestSupport"),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "TestSupport"]),
         // The HTTP client and the caches, through a player against the test HTTP servers.

@@ -1,3 +1,4 @@
+import CDelayLoad
 import FoundationEssentials
 import Glibc
 import Playback
@@ -13,6 +14,7 @@ enum Warmup {
     /// Decodes each warm-up picture `kind` needs, colour managed, and drops the answers: a
     /// photos worker only sets up FFmpeg and Little CMS with a PNG.
     static func run(_ kind: WorkerKind) {
+        load(libraries(for: kind))
         // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
         Playback.silenceFFmpegLog()
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
@@ -32,6 +34,31 @@ enum Warmup {
                                                                   displayProfile: sRGBDisplay),
                let answer = picture.answer() {
                 close(answer.fd)
+            }
+        }
+    }
+
+    /// The libraries a worker of `kind` decodes with. The programs load them on first use,
+    /// which a confined worker could not do (Landlock refuses the files), so they are loaded
+    /// and bound here; a photos worker never maps librsvg, libheif, libavif or libjxl.
+    static func libraries(for kind: WorkerKind) -> [delayload_library] {
+        let photos = [DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE, DELAYLOAD_SWRESAMPLE,
+                      DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX]
+        switch kind {
+        case .photos: return photos
+        case .drawings:
+            return photos + [DELAYLOAD_AVIF, DELAYLOAD_HEIF, DELAYLOAD_JXL, DELAYLOAD_RSVG, DELAYLOAD_GOBJECT,
+                             DELAYLOAD_GLIB, DELAYLOAD_CAIRO]
+        }
+    }
+
+    /// Loads each library, or ends the worker as a missing library would have at its start.
+    private static func load(_ libraries: [delayload_library]) {
+        for library in libraries {
+            if let why = delayload_load(library) {
+                let line = Array("mediaview-worker: \(String(cString: why))\n".utf8)
+                _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                exit(127)
             }
         }
     }

@@ -1,3 +1,4 @@
+import CDelayLoad
 import CFFmpeg
 import Synchronization
 
@@ -9,19 +10,20 @@ public enum FFmpegLog {
     // read when FFmpeg is first used.
     private static let wanted = Atomic<Bool>(false)
 
-    /// Set before the first media opens.
+    /// Set before the first media opens. FFmpeg is loaded when media first needs it (a
+    /// viewer showing photos never loads it), and gets this level as it loads.
     public static var showsFFmpegLines: Bool {
         get { wanted.load(ordering: .relaxed) }
         set {
             wanted.store(newValue, ordering: .relaxed)
-            av_log_set_level(newValue ? AV_LOG_INFO : AV_LOG_QUIET)
+            delayload_set_ffmpeg_log_level(newValue ? AV_LOG_INFO : AV_LOG_QUIET)
         }
     }
 
-    /// Silences FFmpeg once, before anything of it runs, unless the app asked for its
-    /// lines: evaluating it is enough (`_ = FFmpegLog.quiet`).
+    /// FFmpeg quiet unless the app asked for its lines, without loading it: evaluating it is
+    /// enough (`_ = FFmpegLog.quiet`).
     static let quiet: Void = {
-        if !showsFFmpegLines { av_log_set_level(AV_LOG_QUIET) }
+        delayload_set_ffmpeg_log_level(showsFFmpegLines ? AV_LOG_INFO : AV_LOG_QUIET)
     }()
 }
 

@@ -75,7 +75,7 @@ final class ProgramRun {
         presentation.screenshotDirectory = ViewerApp.picturesDirectory(environment)
         let assets = ViewerApp.assetsDirectory()
         presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
-            RGBAImage(contentsOfFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+            RGBAImage(pngFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
         }
         presentation.thumbnailMemoryPath = ViewerApp.stateDirectory(environment).map { $0 + "/thumbnail-places" }
         presentation.thumbnailStore = GalleryRecorder.thumbnailDirectory(environment).map {

@@ -140,11 +140,13 @@ public enum ViewerApp {
         return expansion
     }
 
-    /// Starts the sandboxed worker the first item will need while the window is made, when
-    /// that item is a still and pictures are decoded in the worker.
+    /// Starts what the first item will need while the window is made: the sandboxed worker
+    /// when that item is a still decoded there, else FFmpeg's libraries.
     static func startDecoderAhead(for inputs: InputExpansion, options: ProgramOptions) {
-        guard options.cache.sandbox != .off, inputs.items.indices.contains(inputs.startIndex) else { return }
-        DecodeWorkers.shared.startAhead(for: inputs.items[inputs.startIndex])
+        guard inputs.items.indices.contains(inputs.startIndex) else { return }
+        let first = inputs.items[inputs.startIndex]
+        FFmpegAhead.load(for: first, sandboxed: options.cache.sandbox != .off)
+        if options.cache.sandbox != .off { DecodeWorkers.shared.startAhead(for: first) }
     }
 
     static func say(_ line: String) {

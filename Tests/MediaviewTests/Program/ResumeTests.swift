@@ -27,6 +27,8 @@ extension MediaviewProgram {
             let video = try Fixtures.solidVideo("red", seconds: 180, fps: 5)
             let state = try Scratch.directory("state")
             let (first, c1, _, _) = try start(video, state: state)
+            // A seek is refused until the file is loaded (as mpv's is); the window comes first.
+            try #require(try waitPosition(c1, id: 10) { $0 >= 0 } != nil, "the video never started")
             _ = try c1.request(["seek", 100, "absolute"], id: 1)
             #expect(try waitPosition(c1, id: 2) { $0 >= 100 } != nil, "the seek never arrived")
             _ = try c1.request(["quit"], id: 3)

@@ -1,0 +1,47 @@
+#ifndef MEDIAVIEW_DELAYLOAD_H
+#define MEDIAVIEW_DELAYLOAD_H
+
+// The codec and picture libraries (FFmpeg, libjpeg-turbo, libwebp, Little CMS, libavif,
+// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band) are not linked into
+// the programs: each is loaded the first time one of its functions is called. A viewer
+// showing a photo decoded by its worker then never maps them, and starts without the
+// dynamic linker's work on some 130 libraries it would not use.
+
+/// The libraries loaded on first use, in the order of `delayload_library_name`.
+typedef enum delayload_library {
+    DELAYLOAD_AVFORMAT,
+    DELAYLOAD_AVCODEC,
+    DELAYLOAD_AVUTIL,
+    DELAYLOAD_SWSCALE,
+    DELAYLOAD_SWRESAMPLE,
+    DELAYLOAD_WEBPDEMUX,
+    DELAYLOAD_WEBP,
+    DELAYLOAD_JPEG,
+    DELAYLOAD_LCMS2,
+    DELAYLOAD_AVIF,
+    DELAYLOAD_HEIF,
+    DELAYLOAD_JXL,
+    DELAYLOAD_RSVG,
+    DELAYLOAD_GOBJECT,
+    DELAYLOAD_GLIB,
+    DELAYLOAD_CAIRO,
+    DELAYLOAD_ASS,
+    DELAYLOAD_RUBBERBAND,
+    DELAYLOAD_LIBRARY_COUNT,
+} delayload_library;
+
+/// Loads `library` and binds all of its functions now: a sandboxed worker does this before
+/// its file system is closed. NULL when done, else the dynamic loader's sentence.
+const char *delayload_load(delayload_library library);
+
+/// Whether `library` is loaded already, for the tests that prove a photo never loads FFmpeg.
+int delayload_is_loaded(delayload_library library);
+
+/// FFmpeg's log level (AV_LOG_QUIET unless set), applied the moment libavutil loads, so
+/// whichever call loads it already runs at that level; at once if it is loaded.
+void delayload_set_ffmpeg_log_level(int level);
+
+/// The library's file name, such as "libavcodec.so.59", for messages.
+const char *delayload_library_name(delayload_library library);
+
+#endif

@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension MediaviewProgram {
+    /// The codec and picture libraries are loaded on first use: a viewer showing photos that
+    /// its worker decoded never maps them, and one playing a video maps FFmpeg when it starts.
+    @Suite(.serialized) struct LibraryLoading {
+        /// Libraries that parse media bytes; none belongs in a viewer showing a worker's photo.
+        static let parsers = ["libavcodec", "libavformat", "libswresample", "libjpeg", "libwebp", "libavif",
+                              "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d"]
+
+        /// The shared objects `pid` maps, by file name. Read with cat: Foundation trusts the
+        /// size procfs reports, 0, and reads nothing.
+        private func mapped(_ pid: Int32) throws -> Set<String> {
+            let maps = try Run.process("cat", ["/proc/\(pid)/maps"]).stdout
+            try #require(maps.contains(".so"), "could not read the maps of \(pid)")
+            return Set(maps.split(separator: "\n").compactMap { line in
+                line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+            }.filter { $0.contains(".so") }.map { ($0 as NSString).lastPathComponent })
+        }
+
+        private func parsers(in libraries: Set<String>) -> [String] {
+            libraries.filter { name in Self.parsers.contains { name.hasPrefix($0 + ".so") || name.hasPrefix($0 + "-") } }.sorted()
+        }
+
+        @Test func aPhotoFromTheWorkerLeavesTheParsersOutOfTheViewer() throws {
+            let photo = try Fixtures.solidImage("blue", width: 640, height: 480, ext: "jpg")
+            let s = try RunningViewer([photo])
+            #expect(s.shows(0x0000FF), "the photo is not on screen; stderr: \(s.run.stderr)")
+            let libraries = try mapped(s.run.pid)
+            #expect(parsers(in: libraries).isEmpty, "the viewer maps \(parsers(in: libraries))")
+            // The worker that decoded it has them: the photo did go through the parsers.
+            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker"]).stdout
+                .split(separator: "\n").compactMap { Int32($0) }
+            let worker = try #require(workers.first, "no worker beside the viewer")
+            #expect(parsers(in: try mapped(worker)).contains { $0.hasPrefix("libjpeg") })
+        }
+
+        @Test func aVideoLoadsFFmpegWhenItPlays() throws {
+            let clip = try Fixtures.solidVideo("red", seconds: 3)
+            let s = try RunningViewer([clip])
+            #expect(s.shows(0xFF0000), "the video is not on screen; stderr: \(s.run.stderr)")
+            let libraries = try mapped(s.run.pid)
+            #expect(libraries.contains { $0.hasPrefix("libavcodec.so") }, "\(libraries.sorted())")
+            #expect(s.run.stderr.isEmpty, "\(s.run.stderr)")
+        }
+    }
+}
