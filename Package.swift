@@ -12,7 +12,8 @@ import PackageDescription
 let delayLoadedElsewhere: [LinkerSetting] = []
 #else
 let delayLoadedElsewhere: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swscale", "swresample", "webpdemux",
-    "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband"]
+    "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband",
+    "pulse", "seccomp"]
     .map { .linkedLibrary($0) }
 #endif
 
@@ -32,7 +33,7 @@ let package = Package(
         .target(name: "CDelayLoad", path: "Sources/CDelayLoad", linkerSettings: delayLoadedElsewhere),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
-        // (with a warning in every app that depends on the library); the modulemap links it.
+        // (with a warning in every app that depends on the library); CDelayLoad loads it.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
         // libpng for the program's own icons: freetype brings it, so it maps nothing new.
@@ -54,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand"),
         // The decode worker's confinement (prctl, rlimits, namespaces, Landlock, seccomp) and
         // fd passing: C because Landlock has no libc wrapper and SCM_RIGHTS needs CMSG macros.
-        .target(name: "CSandbox", path: "Sources/CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "CSandbox", dependencies: ["CDelayLoad"], path: "Sources/CSandbox"),
         // The video scaler's horizontal pass: C for SSSE3's byte shuffle, chosen at run time.
         .target(name: "CScale", path: "Sources/CScale"),
         // What every media module shares: the error type, locks and threads, file names.

@@ -11,12 +11,15 @@ libraries=(avformat:libavformat.so avcodec:libavcodec.so avutil:libavutil.so sws
            swresample:libswresample.so webpdemux:libwebpdemux.so webp:libwebp.so jpeg:libjpeg.so
            lcms2:liblcms2.so avif:libavif.so heif:libheif.so jxl:libjxl.so rsvg:librsvg-2.so
            gobject:libgobject-2.0.so glib:libglib-2.0.so cairo:libcairo.so ass:libass.so
-           rubberband:librubberband.so)
+           rubberband:librubberband.so pulse:libpulse.so seccomp:libseccomp.so)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What the programs call: undefined in their objects (so a stub already defined counts too).
-find "$build" -name '*.o' -print0 2>/dev/null | xargs -0 -r nm --undefined-only 2>/dev/null |
-    awk 'NF == 2 { print $2 }' | sort -u >"$work/called"
+find -H "$build" -name '*.o' -print0 2>/dev/null | xargs -0 -r nm --undefined-only 2>/dev/null |
+    awk 'NF == 2 { print $2 }' >"$work/calls"
+# delayload.c itself sets FFmpeg's log level as libavutil loads.
+echo av_log_set_level >>"$work/calls"
+sort -u "$work/calls" >"$work/called"
 {
     echo "// Every function of the codec and picture libraries that mediaview calls, with the"
     echo "// library that defines it. Included with DL_SYMBOL defined; see delayload.c."
@@ -25,7 +28,7 @@ find "$build" -name '*.o' -print0 2>/dev/null | xargs -0 -r nm --undefined-only 
     : >"$work/seen"
     for pair in "${libraries[@]}"; do
         id=${pair%%:*}
-        file=$(ldconfig -p | awk -v f="${pair#*:}." 'index($1, f) == 1 { print $NF; exit }')
+        file=$(ldconfig -p | awk -v f="${pair#*:}." 'index($1, f) == 1 && !found { print $NF; found = 1 }')
         [ -n "$file" ] || { echo "no ${pair#*:} on this system" >&2; exit 1; }
         nm -D --defined-only "$file" | awk '$2 == "T" || $2 == "i" { sub(/@.*/, "", $3); print $3 }' | sort -u >"$work/defined"
         comm -12 "$work/called" "$work/defined" | while read -r name; do

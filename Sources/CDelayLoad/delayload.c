@@ -44,6 +44,8 @@ static const char *const library_names[DELAYLOAD_LIBRARY_COUNT] = {
     [DELAYLOAD_CAIRO] = "libcairo.so.2",
     [DELAYLOAD_ASS] = "libass.so.9",
     [DELAYLOAD_RUBBERBAND] = "librubberband.so.2",
+    [DELAYLOAD_PULSE] = "libpulse.so.0",
+    [DELAYLOAD_SECCOMP] = "libseccomp.so.2",
 };
 
 // The symbol names in symbols.h use these short library names.
@@ -54,6 +56,7 @@ enum {
     dl_lcms2 = DELAYLOAD_LCMS2, dl_avif = DELAYLOAD_AVIF, dl_heif = DELAYLOAD_HEIF, dl_jxl = DELAYLOAD_JXL,
     dl_rsvg = DELAYLOAD_RSVG, dl_gobject = DELAYLOAD_GOBJECT, dl_glib = DELAYLOAD_GLIB,
     dl_cairo = DELAYLOAD_CAIRO, dl_ass = DELAYLOAD_ASS, dl_rubberband = DELAYLOAD_RUBBERBAND,
+    dl_pulse = DELAYLOAD_PULSE, dl_seccomp = DELAYLOAD_SECCOMP,
 };
 
 static pthread_mutex_t binding = PTHREAD_MUTEX_INITIALIZER;

@@ -42,8 +42,9 @@ enum Warmup {
     /// which a confined worker could not do (Landlock refuses the files), so they are loaded
     /// and bound here; a photos worker never maps librsvg, libheif, libavif or libjxl.
     static func libraries(for kind: WorkerKind) -> [delayload_library] {
-        let photos = [DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE, DELAYLOAD_SWRESAMPLE,
-                      DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX]
+        // libseccomp too: the filter is built after Landlock has closed the file system.
+        let photos = [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE,
+                      DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX]
         switch kind {
         case .photos: return photos
         case .drawings:

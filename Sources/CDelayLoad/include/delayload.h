@@ -27,6 +27,8 @@ typedef enum delayload_library {
     DELAYLOAD_CAIRO,
     DELAYLOAD_ASS,
     DELAYLOAD_RUBBERBAND,
+    DELAYLOAD_PULSE,
+    DELAYLOAD_SECCOMP,
     DELAYLOAD_LIBRARY_COUNT,
 } delayload_library;
 

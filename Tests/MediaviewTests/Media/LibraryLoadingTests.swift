@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 extension MediaviewProgram {
-    /// The codec and picture libraries are loaded on first use: a viewer showing photos that
-    /// its worker decoded never maps them, and one playing a video maps FFmpeg when it starts.
+    /// The codec and picture libraries and PulseAudio are loaded on first use: a viewer
+    /// showing photos that its worker decoded never maps them, and one playing a video maps
+    /// FFmpeg when it starts.
     @Suite(.serialized) struct LibraryLoading {
         /// Libraries that parse media bytes; none belongs in a viewer showing a worker's photo.
         static let parsers = ["libavcodec", "libavformat", "libswresample", "libjpeg", "libwebp", "libavif",
@@ -30,6 +31,8 @@ extension MediaviewProgram {
             #expect(s.shows(0x0000FF), "the photo is not on screen; stderr: \(s.run.stderr)")
             let libraries = try mapped(s.run.pid)
             #expect(parsers(in: libraries).isEmpty, "the viewer maps \(parsers(in: libraries))")
+            // Nor the sound server's library: a photo has no sound.
+            #expect(!libraries.contains { $0.hasPrefix("libpulse.so") }, "\(libraries.sorted())")
             // The worker that decoded it has them: the photo did go through the parsers.
             let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker"]).stdout
                 .split(separator: "\n").compactMap { Int32($0) }
