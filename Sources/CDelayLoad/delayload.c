@@ -201,19 +201,9 @@ const char *delayload_load(delayload_library library) {
     return why;
 }
 
-int delayload_is_loaded(delayload_library library) {
-    if ((int)library < 0 || library >= DELAYLOAD_LIBRARY_COUNT) return 0;
-    return __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE) != NULL;
-}
-
 void delayload_set_ffmpeg_log_level(int level) {
     pthread_mutex_lock(&binding);
     __atomic_store_n(&ffmpeg_log_level, level, __ATOMIC_RELAXED);
     if (handles[DELAYLOAD_AVUTIL] != NULL) av_log_set_level(level);
     pthread_mutex_unlock(&binding);
-}
-
-const char *delayload_library_name(delayload_library library) {
-    if ((int)library < 0 || library >= DELAYLOAD_LIBRARY_COUNT) return "";
-    return library_names[library];
 }

@@ -36,14 +36,8 @@ typedef enum delayload_library {
 /// its file system is closed. NULL when done, else the dynamic loader's sentence.
 const char *delayload_load(delayload_library library);
 
-/// Whether `library` is loaded already, for the tests that prove a photo never loads FFmpeg.
-int delayload_is_loaded(delayload_library library);
-
 /// FFmpeg's log level (AV_LOG_QUIET unless set), applied the moment libavutil loads, so
 /// whichever call loads it already runs at that level; at once if it is loaded.
 void delayload_set_ffmpeg_log_level(int level);
-
-/// The library's file name, such as "libavcodec.so.59", for messages.
-const char *delayload_library_name(delayload_library library);
 
 #endif
