@@ -125,7 +125,8 @@ extension MediaSession {
     func render(into buffer: PixelBuffer, state: RenderState) {
         let canvas = Canvas(buffer: buffer)
         if let f = pictureToShow, let r = contentRect(width: buffer.width, height: buffer.height) {
-            fillBars(buffer, around: r)
+            buffer.blacken(outside: r)
+            buffer.mark(r)
             let target = ImageTarget(base: buffer.base, width: buffer.width, height: buffer.height, stride: buffer.stride)
             let picture = sharperPicture(than: f, shownAs: r)
             let scaler = self.scaler ?? Scaler()
@@ -138,10 +139,10 @@ extension MediaSession {
                           floor: min(overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor,
                                      state.stageControlsTop ?? Int.max))
         } else if showsThumbnail, let img = content.thumbnailImage {
-            buffer.clear()
+            buffer.blacken(outside: nil)
             canvas.blit(image: img, in: Canvas.aspectFit(img, in: canvas.bounds))
         } else {
-            buffer.clear()
+            buffer.blacken(outside: nil)
         }
         drawOverlays(on: canvas.faded(by: state.overlayOpacity), state: state)
     }
@@ -173,13 +174,5 @@ extension MediaSession {
     private func drawSubtitles(over picture: VideoFrame, in rect: Rect, on canvas: Canvas, floor: Int) {
         guard settings.showsSubtitles, info?.kind == .video, let p = player, picture === frame, !rect.isEmpty else { return }
         subtitles.draw(p, at: picture.pts, in: rect, on: canvas, floor: floor)
-    }
-
-    private func fillBars(_ b: PixelBuffer, around full: Rect) {
-        let r = full.intersection(Rect(x: 0, y: 0, width: b.width, height: b.height))
-        b.fill(x: 0, y: 0, width: b.width, height: r.y, color: 0)
-        b.fill(x: 0, y: r.y + r.height, width: b.width, height: b.height - r.y - r.height, color: 0)
-        b.fill(x: 0, y: r.y, width: r.x, height: r.height, color: 0)
-        b.fill(x: r.x + r.width, y: r.y, width: b.width - r.x - r.width, height: r.height, color: 0)
     }
 }

@@ -45,6 +45,8 @@ extension Stage {
             noteWindowManagerMove()
             needsRedraw = true
         case .exposed, .mapped:
+            // What the window showed is gone: the next frame is sent whole.
+            surface.invalidate()
             needsRedraw = true
         case .closeRequested:
             router.execute(.quit, on: self)

@@ -243,7 +243,7 @@ final class Stage {
     func draw(now: Double) -> Bool {
         needsRedraw = false
         if keepsPreviousPicture(now: now) { return false }
-        guard let buf = surface.begin() else { return false }
+        guard let buf = surface.begin(trackingInk: true) else { return false }
         if let v = view, let band = v.trackBand(in: bounds) {
             // While the window moves (a minimize under way) the pointer's last place says
             // nothing of what it is over.
@@ -281,7 +281,7 @@ final class Stage {
                                              color: Color.black.withAlpha(fraction: 1 - fade.content))
             }
         } else {
-            buf.clear()
+            buf.blacken(outside: nil)
         }
         surface.present()
         draws.lastAt = now

@@ -9,6 +9,7 @@ extension Canvas {
     public func fillVerticalGradient(_ rect: Rect, top: Color, bottom: Color) {
         let v = rect.intersection(drawableRect)
         guard !v.isEmpty, rect.height > 0 else { return }
+        buffer.mark(v)
         let span = Double(max(1, rect.height - 1))
         for y in v.y..<v.maxY {
             let t = Double(y - rect.y) / span

@@ -14,6 +14,7 @@ extension Canvas {
         guard op > 0 else { return }
         let v = rect.intersection(drawableRect)
         guard !v.isEmpty else { return }
+        buffer.mark(v)
         let sw = image.width, sh = image.height
         if rect.width == sw && rect.height == sh && op == 255 { return blitUnscaled(image, at: rect, visible: v) }
         // Source position of each destination pixel centre, in 16.16: centre-aligned so a

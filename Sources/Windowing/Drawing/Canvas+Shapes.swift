@@ -13,6 +13,7 @@ extension Canvas {
         guard let paint = paint(color) else { return }
         let v = rect.intersection(drawableRect)
         guard !v.isEmpty else { return }
+        buffer.mark(v)
         // The centres of the four corner arcs lie on these lines.
         let left = Double(rect.x) + r, right = Double(rect.maxX) - r
         let top = Double(rect.y) + r, bottom = Double(rect.maxY) - r
@@ -70,6 +71,9 @@ extension Canvas {
         let y0 = max(v.y, Int((cy - outer - 0.5).rounded(.down)))
         let y1 = min(v.maxY, Int((cy + outer + 0.5).rounded(.up)))
         guard y0 < y1 else { return }
+        let left = max(v.x, Int((cx - outer - 0.5).rounded(.down)))
+        let right = min(v.maxX, Int((cx + outer + 0.5).rounded(.up)))
+        buffer.mark(Rect(x: left, y: y0, width: right - left, height: y1 - y0))
         for y in y0..<y1 {
             let dy = Double(y) + 0.5 - cy
             let dy2 = dy * dy
@@ -116,6 +120,7 @@ extension Canvas {
         let y0 = max(v.y, Int((min(a.y, b.y, c.y) - 0.5).rounded(.down)))
         let y1 = min(v.maxY, Int((max(a.y, b.y, c.y) + 0.5).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
+        buffer.mark(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
         for y in y0..<y1 {
             let row = buffer.row(y)
             let py = Double(y) + 0.5, px = Double(x0) + 0.5
@@ -149,6 +154,7 @@ extension Canvas {
         let y0 = max(v.y, Int((min(p.y, q.y) - half - 0.5).rounded(.down)))
         let y1 = min(v.maxY, Int((max(p.y, q.y) + half + 0.5).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
+        buffer.mark(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
         for y in y0..<y1 {
             let row = buffer.row(y)
             let py = Double(y) + 0.5 - p.y

@@ -56,6 +56,7 @@ public struct Canvas: Sendable {
         guard let paint = paint(color) else { return }
         let v = rect.intersection(drawableRect)
         guard !v.isEmpty else { return }
+        buffer.mark(v)
         if paint.alpha == 255 {
             // Opaque: a plain store, which is most of a letterbox or a track background.
             let value = paint.rgb
@@ -78,6 +79,7 @@ public struct Canvas: Sendable {
         guard let paint = paint(color), width > 0, height > 0 else { return }
         let v = Rect(x: x, y: y, width: width, height: height).intersection(drawableRect)
         guard !v.isEmpty else { return }
+        buffer.mark(v)
         for py in v.y..<v.maxY {
             let row = buffer.row(py)
             let src = mask + (py - y) * pitch - x

@@ -14,6 +14,14 @@ public final class Surface {
     public private(set) var usesShm = false
     /// Frames presented so far.
     public private(set) var presentedCount = 0
+    /// For each buffer, where its last frame drew anything but black; nil when unknown.
+    private var inked: [Rect?] = []
+    /// Where the window shows anything but black, when known: the last frame's ink.
+    private var shownInk: Rect?
+    /// The ink of the frame being drawn, when its drawer keeps track.
+    private var drawing: Ink?
+    /// Frames presented by sending only the part that could have changed.
+    public private(set) var partialPuts = 0
 
     public init(window: XWindow) {
         self.window = window
@@ -27,12 +35,22 @@ public final class Surface {
 
     /// A buffer of the window's current size that the server is not reading; its old
     /// content is whatever was drawn into it two presents ago.
-    public func begin() -> PixelBuffer? {
+    ///
+    /// With `trackingInk`, the buffer says where that old content may be other than black
+    /// (`earlierInk`) and collects where this frame draws (`ink`); whoever draws then
+    /// leaves black only what is not black already, and `present()` sends only the part
+    /// of the window that can have changed. Without it, the whole window is sent.
+    public func begin(trackingInk: Bool = false) -> PixelBuffer? {
         let w = max(1, window.width), h = max(1, window.height)
         // A window that shrinks (a drag to the thumbnail) keeps its larger buffers and uses
         // a corner of them: no new SHM segments on every step of a gesture.
         if buffers.first.map({ $0.width < w || $0.height < h }) ?? true {
             reallocate(width: w, height: h)
+        }
+        if viewSize != (w, h) {
+            // The old frames are of another size: nothing they drew says where ink is now.
+            inked = inked.map { _ in nil }
+            shownInk = nil
         }
         viewSize = (w, h)
         guard !buffers.isEmpty else { return nil }
@@ -45,8 +63,16 @@ public final class Surface {
         var px = buffers[current].pixels
         px.width = w
         px.height = h
+        let view = Rect(x: 0, y: 0, width: w, height: h)
+        drawing = trackingInk ? Ink() : nil
+        px.ink = drawing
+        px.earlierInk = trackingInk ? (inked[current] ?? view) : view
         return px
     }
+
+    /// The window's pixels were lost or never came (exposed, mapped): the next present
+    /// sends all of it.
+    public func invalidate() { shownInk = nil }
 
     /// The part of the buffers in use since the last `begin()`.
     private var viewSize = (width: 1, height: 1)
@@ -61,7 +87,22 @@ public final class Surface {
     /// Sends the buffer from the last `begin()` to the window and flips.
     public func present() {
         guard !buffers.isEmpty else { return }
-        buffers[current].put(to: window.id, gc: gc, width: viewSize.width, height: viewSize.height)
+        let ink = drawing?.bounds
+        drawing = nil
+        inked[current] = ink
+        let view = Rect(x: 0, y: 0, width: viewSize.width, height: viewSize.height)
+        if let ink, let shown = shownInk {
+            // Outside both frames' ink the window is black and stays black.
+            let changed = ink.union(shown).intersection(view)
+            if !changed.isEmpty {
+                buffers[current].put(to: window.id, gc: gc, x: changed.x, y: changed.y, dstX: changed.x, dstY: changed.y,
+                                     width: changed.width, height: changed.height)
+            }
+            partialPuts += 1
+        } else {
+            buffers[current].put(to: window.id, gc: gc, width: viewSize.width, height: viewSize.height)
+        }
+        shownInk = ink
         window.display.flush()
         presentedCount += 1
         current = (current + 1) % buffers.count
@@ -80,6 +121,8 @@ public final class Surface {
             buffers.append(b)
         }
         usesShm = buffers.first?.usesShm ?? false
+        inked = buffers.map { _ in nil }
+        shownInk = nil
         current = 0
     }
 }
