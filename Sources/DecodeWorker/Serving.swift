@@ -5,7 +5,7 @@ import Playback
 /// A request served: its memfd read, the still (or its first look) decoded, the answer made.
 enum Serving {
     /// What a request's numbers and memfd hold, read once for either kind of request.
-    private struct Request {
+    struct Request {
         let name: String
         let icc: [UInt8]?
         let bytes: [UInt8]
@@ -55,7 +55,7 @@ enum Serving {
     }
 
     /// Maps the request's memfd and hands what it holds to `body`.
-    private static func read(_ request: WorkerMessage, _ body: (Request) -> WorkerMessage) -> WorkerMessage {
+    static func read(_ request: WorkerMessage, _ body: (Request) -> WorkerMessage) -> WorkerMessage {
         let name = request.text.isEmpty ? "picture" : request.text
         let n = request.numbers
         let iccCount = Int(n[0]), target = n[1] > 0 && n[2] > 0 ? (Int(n[1]), Int(n[2])) : nil
@@ -72,7 +72,7 @@ enum Serving {
         return body(Request(name: name, icc: icc, bytes: bytes, target: target, maxPixels: maxPixels))
     }
 
-    private static func outOfMemory(_ name: String) -> WorkerMessage {
+    static func outOfMemory(_ name: String) -> WorkerMessage {
         WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "\(name): out of memory")
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures, animations, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -11,6 +11,7 @@ let steps = Confinement.apply(kind)
 let channel: Int32 = 0
 let previews = PreviewServing(channel: channel)
 let regions = RegionServing()
+let animations = AnimationServing()
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -37,6 +38,16 @@ while let request = WorkerMessage.receive(on: channel) {
     case .regionsOpen where testing && request.text.hasSuffix("worker-crashes.jpg"):
         // Tests only: a photo that crashes the decoder, to show a zoomed view keeps its picture.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .animationOpen where testing && request.text.hasSuffix("worker-crashes.gif"):
+        // Tests only: an animation that crashes the decoder, to show the item fails alone.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .animationNext where testing && animations.name.hasSuffix("worker-crashes-later.gif"):
+        // Tests only: a decoder that crashes between frames, as a file could make it.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .animationOpen:
+        answer = animations.open(request)
+    case .animationNext:
+        answer = animations.next(request)
     case .regionsOpen:
         answer = regions.open(request)
     case .regionsBand:

@@ -133,8 +133,16 @@ extension DemuxStage {
             var f = first
             first = nil
             if f == nil {
-                // A frame that fails mid-animation ends it there: what came before plays.
-                f = try? picture.next()
+                do {
+                    f = try picture.next()
+                } catch where picture.endsItemOnFailure {
+                    // Its decoder stopped (crashed, or killed by its sandbox): the item
+                    // fails with that line, and the rest of the queue goes on.
+                    fail(error)
+                    return
+                } catch {
+                    // A frame that fails mid-animation ends it there: what came before plays.
+                }
             }
             if let f {
                 let vf = VideoFrame(frame: f.frame, pts: f.pts, duration: f.duration, serial: current,

@@ -2,8 +2,8 @@ import Glibc
 import MediaCore
 import Web
 
-/// Stills decoded in a sandboxed worker rather than on the demux thread: local files and
-/// pictures from the web alike, handed over as bytes (the worker opens nothing).
+/// Stills and animations decoded in a sandboxed worker rather than on the demux thread:
+/// local files and pictures from the web alike, handed over as bytes (the worker opens nothing).
 extension DemuxStage {
     /// The local still decoded by a worker; nil when it is not a local still the worker
     /// takes, the sandbox is off, or no worker can be had (and the mode lets this process
@@ -12,16 +12,18 @@ extension DemuxStage {
         guard options.sandbox != .off, url.hasPrefix("file:") else { return nil }
         let path = String(url.dropFirst(5))
         let name = SourceOptions.displayName(path)
-        guard let bytes = try StillFile.read(path, name: name) else { return nil }
-        return try worker(bytes, name: name)
+        if let bytes = try StillFile.read(path, name: name) { return try worker(bytes, name: name) }
+        guard let bytes = try StillFile.read(path, name: name, if: StillFile.isAnimation) else { return nil }
+        return try animation(bytes, name: name)
     }
 
     /// A downloaded picture's bytes decoded by a worker; nil when the sandbox is off, the
     /// bytes are not a still the worker takes (an animation, a video), or no worker can be had.
     func sandboxedStill(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
-        guard options.sandbox != .off, StillFile.isStill(Array(bytes.prefix(PictureFormat.headSize)), name: name) else {
-            return nil
-        }
+        guard options.sandbox != .off else { return nil }
+        let head = Array(bytes.prefix(PictureFormat.headSize))
+        if StillFile.isAnimation(head) { return try animation(bytes, name: name) }
+        guard StillFile.isStill(head, name: name) else { return nil }
         return try worker(bytes, name: name)
     }
 
@@ -38,6 +40,16 @@ extension DemuxStage {
         switch try DecodeWorkers.shared.still(bytes, name: name, options: options,
                                               cancelled: { self.isClosed }, glance: glance) {
         case .picture(let p): return p
+        case .inProcess: return nil
+        case .moving: return try animation(bytes, name: name)
+        }
+    }
+
+    /// An animation played frame by frame by a worker of its own; nil when no worker can be
+    /// had and the mode lets this process play it.
+    private func animation(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
+        switch try DecodeWorkers.shared.animation(bytes, name: name, options: options, cancelled: { self.isClosed }) {
+        case .animation(let a): return a
         case .inProcess: return nil
         }
     }

@@ -48,7 +48,7 @@ extension DemuxStage {
             switch try? DecodeWorkers.shared.still(bytes, name: name, options: options, soFar: true,
                                                     cancelled: { self.isClosed }) {
             case .picture(let p)?: return p
-            case nil: return nil
+            case nil, .moving?: return nil
             case .inProcess?: break
             }
         }

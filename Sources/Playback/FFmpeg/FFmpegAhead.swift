@@ -3,10 +3,10 @@ import MediaCore
 
 /// FFmpeg's libraries are loaded on first use (see CDelayLoad), which costs 25-60 ms of the
 /// dynamic linker's work on this machine. When the program's first item will need them in
-/// the viewer (a video, a sound, an animation, a still decoded in-process), they are loaded
+/// the viewer (a video, a sound, a picture decoded in-process), they are loaded
 /// on a thread of their own while the viewer connects to the display and makes its window.
 public enum FFmpegAhead {
-    /// Starts loading FFmpeg unless the item at `path` is a still that a worker will decode
+    /// Starts loading FFmpeg unless the item at `path` is a still or an animation that a worker will decode
     /// (`sandboxed`): then the viewer may never need it.
     public static func load(for path: String, sandboxed: Bool) {
         if sandboxed, DecodeWorkers.kindAhead(for: path) != nil { return }

@@ -16,4 +16,11 @@ protocol PictureSource: AnyObject {
     func next() throws(AVError) -> (frame: Frame, pts: Double, duration: Double)?
     /// Back to the first frame (a loop).
     func rewind()
+    /// Whether a failed `next()` ends the item, not only the animation: true once the
+    /// decoder itself is gone.
+    var endsItemOnFailure: Bool { get }
+}
+
+extension PictureSource {
+    var endsItemOnFailure: Bool { false }
 }

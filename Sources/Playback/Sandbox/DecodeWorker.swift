@@ -91,6 +91,7 @@ final class DecodeWorker {
     /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds, or
     /// until `cancelled` says the answer is no longer wanted.
     func exchange(_ request: WorkerMessage, timeout: Double, cancelled: (() -> Bool)? = nil) -> Outcome {
+        if let ended { return ended }
         guard request.send(on: socket) else { return reap() }
         return wait(timeout: timeout, cancelled: cancelled)
     }
@@ -99,6 +100,7 @@ final class DecodeWorker {
     /// `meanwhile` every few hundredths of a second: a preview session says from there that
     /// the pointer moved on, and the worker then answers early rather than being killed.
     func exchange(_ request: WorkerMessage, timeout: Double, meanwhile: () -> Void) -> Outcome {
+        if let ended { return ended }
         guard request.send(on: socket) else { return reap() }
         return withoutActuallyEscaping(meanwhile) { wait(timeout: timeout, meanwhile: $0) }
     }
@@ -134,20 +136,29 @@ final class DecodeWorker {
         return .answer(m)
     }
 
-    /// Ends the process (if it still runs) and collects it; closes the channel.
+    /// How the process ended, once it was collected: after that its pid and channel
+    /// number may belong to another process or file, so neither is touched again.
+    private var ended: Outcome?
+
+    /// Ends the process (if it still runs) and collects it; closes the channel. Stopping a
+    /// worker already collected does nothing.
     func stop() {
+        guard ended == nil else { return }
         kill(pid, SIGKILL)
         _ = reap()
     }
 
     private func reap() -> Outcome {
+        if let ended { return ended }
         close(socket)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = sbx_term_signal(status)
         // SIGKILL comes from outside (the watchdog, the kernel's OOM killer, a user).
         let own = signal != 0 && signal != SIGKILL
-        return own ? .crashed(DecodeWorker.describe(status: status)) : .stopped(DecodeWorker.describe(status: status))
+        let outcome: Outcome = own ? .crashed(DecodeWorker.describe(status: status)) : .stopped(DecodeWorker.describe(status: status))
+        ended = outcome
+        return outcome
     }
 
     /// How a worker ended, in the words the user reads after "the decoder stopped: ".

@@ -11,9 +11,15 @@ import MediaCore
 extension DecodeWorkers {
     /// Starts, on a thread of its own, the worker that the still at `path` (a file, or a web
     /// address whose path ends in a picture's extension) will need, and keeps it waiting.
-    /// Nothing starts for video, sound, animations or a path that cannot be read.
+    /// Nothing starts for video, sound or a path that cannot be read.
     public func startAhead(for path: String) {
         guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
+        startAhead(kind: kind)
+    }
+
+    /// Starts a worker of `kind` on a thread of its own and keeps it waiting, unless one
+    /// waits or is starting already.
+    func startAhead(kind: WorkerKind) {
         let begins = aheadCondition.withLock { () -> Bool in
             guard !kindsStartingAhead.contains(kind), idle.withLock({ !$0.contains { $0.kind == kind } }) else { return false }
             kindsStartingAhead.insert(kind)
@@ -47,7 +53,7 @@ extension DecodeWorkers {
         }
         guard let file = StillFile.openRegular(path) else { return nil }
         close(file.fd)
-        guard StillFile.isStill(file.head, name: path) else { return nil }
+        guard StillFile.isStill(file.head, name: path) || StillFile.isAnimation(file.head) else { return nil }
         return WorkerKind.forStill(file.head, name: path)
     }
 }

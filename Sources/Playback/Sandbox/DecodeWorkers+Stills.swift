@@ -9,9 +9,10 @@ extension DecodeWorkers {
     enum StillOutcome {
         /// The picture, ready to show.
         case picture(WorkerPicture)
-        /// No worker can be had and the mode allows decoding here, or the file is an
-        /// animation (the player's): the caller decodes in-process.
+        /// No worker can be had and the mode allows decoding here: the caller decodes in-process.
         case inProcess
+        /// The file is an animation: the caller asks for it with `animation`.
+        case moving
     }
 
     /// Decodes `bytes` (a whole still named `name`, or with `soFar` the start of a JPEG
@@ -23,16 +24,38 @@ extension DecodeWorkers {
     func still(_ bytes: [UInt8], name: String, options: PlayerOptions, soFar: Bool = false,
                cancelled: (() -> Bool)? = nil,
                glance: ((WorkerPicture) -> Void)? = nil) throws(AVError) -> StillOutcome {
+        guard let worker = try confinedWorker(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name),
+                                              name: name, options: options) else { return .inProcess }
+        guard let file = requestFile(bytes, options: options) else {
+            give(back: worker)
+            throw AVError(message: "\(name): out of memory")
+        }
+        let (fd, icc) = file
+        defer { close(fd) }
+        let t = options.targetSize ?? (0, 0)
+        let request = WorkerMessage(kind: soFar ? .decodeSoFar : .decode, numbers: [Int64(icc), Int64(t.width), Int64(t.height),
+                                                             Int64(options.source.maxPixels), Int64(bytes.count)],
+                                    text: name, fd: fd)
+        if let glance, !soFar, options.firstLook != .none, bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            try firstLook(request, from: worker, name: name, allowed: options.firstLook, cancelled: cancelled, to: glance)
+        }
+        return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
+    }
+
+    /// A worker of `kind` confined as `options.sandbox` asks, or nil when this process is
+    /// to decode instead (no worker, and the mode allows it); throws the one line when the
+    /// mode refuses both. Says once which confinement steps this system lacks.
+    func confinedWorker(_ kind: WorkerKind, name: String, options: PlayerOptions) throws(AVError) -> DecodeWorker? {
         let worker: DecodeWorker
-        switch take(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name)) {
+        switch take(kind) {
         case nil:
             if options.sandbox == .strict { throw AVError(message: "\(name): no sandboxed decoder is installed (--sandbox=strict)") }
             sayOnce("the sandboxed decoder (mediaview-worker) is not installed; pictures are decoded in this process")
-            return .inProcess
+            return nil
         case .failure(let f)?:
             if options.sandbox == .strict { throw AVError(message: "\(name): \(f.message)") }
             sayOnce("\(f.message); pictures are decoded in this process")
-            return .inProcess
+            return nil
         case .success(let w)?:
             worker = w
         }
@@ -44,6 +67,12 @@ extension DecodeWorkers {
             }
             sayOnce("the picture decoder's sandbox lacks \(missing.joined(separator: ", ")) on this system")
         }
+        return worker
+    }
+
+    /// The sealed memfd a decode request carries: the display's ICC profile, then the
+    /// file's bytes; with the profile's length. Nil without memory.
+    func requestFile(_ bytes: [UInt8], options: PlayerOptions) -> (fd: Int32, iccCount: Int)? {
         var icc = options.displayProfile ?? []
         // A damaged display profile is warned about here, once, and the worker is sent none.
         if !icc.isEmpty, ColourProfile(icc: icc)?.isRGB != true {
@@ -51,16 +80,7 @@ extension DecodeWorkers {
             icc = []
         }
         let fd = icc.withUnsafeBytes { i in bytes.withUnsafeBytes { b in SealedBytes.make([i, b], name: "mediaview-file") } }
-        guard let fd else { give(back: worker); throw AVError(message: "\(name): out of memory") }
-        defer { close(fd) }
-        let t = options.targetSize ?? (0, 0)
-        let request = WorkerMessage(kind: soFar ? .decodeSoFar : .decode, numbers: [Int64(icc.count), Int64(t.width), Int64(t.height),
-                                                             Int64(options.source.maxPixels), Int64(bytes.count)],
-                                    text: name, fd: fd)
-        if let glance, !soFar, options.firstLook != .none, bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            try firstLook(request, from: worker, name: name, allowed: options.firstLook, cancelled: cancelled, to: glance)
-        }
-        return try finish(worker.exchange(request, timeout: timeout, cancelled: cancelled), worker: worker, name: name)
+        return fd.map { ($0, icc.count) }
     }
 
     /// The worker's answer, or the one line for an exchange that ended without one. A worker
@@ -87,10 +107,10 @@ extension DecodeWorkers {
             answered.add(1, ordering: .relaxed)
             return .picture(picture)
         case .moving:
-            // Animations play as video, in the viewer's process like any video for now.
+            // An AVIF or JPEG XL with frames: played frame by frame by a worker of its own.
             if m.fd >= 0 { close(m.fd) }
             give(back: worker)
-            return .inProcess
+            return .moving
         default:
             if m.fd >= 0 { close(m.fd) }
             if m.numbers.first == Int64(ENOMEM) {

@@ -10,9 +10,14 @@ enum StillFile {
     /// The file's bytes, or nil when it cannot be opened or is not a still the worker takes
     /// (the usual path then reports or plays it); throws when it is too large to read whole.
     static func read(_ path: String, name: String) throws(AVError) -> [UInt8]? {
+        try read(path, name: name, if: { isStill($0, name: name) })
+    }
+
+    /// The file's bytes when its first bytes pass `wanted`, as `read` reads a still.
+    static func read(_ path: String, name: String, if wanted: ([UInt8]) -> Bool) throws(AVError) -> [UInt8]? {
         guard let file = openRegular(path) else { return nil }
         defer { close(file.fd) }
-        guard isStill(file.head, name: name) else { return nil }
+        guard wanted(file.head) else { return nil }
         guard file.size <= PictureFormat.largestFile else {
             throw AVError(message: "\(name): the picture file is \(file.size >> 20) MiB, more than the "
                           + "\(PictureFormat.largestFile >> 20) MiB read whole")
@@ -58,6 +63,14 @@ enum StillFile {
         Array("8BPS".utf8), Array("DDS ".utf8), [0x76, 0x2F, 0x31, 0x01], Array("#?RADIANCE".utf8),
         Array("#?RGBE".utf8), [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20], [0xFF, 0x4F, 0xFF, 0x51],
     ]
+
+    /// Whether a file starting with `head` is an animation a worker plays frame by frame:
+    /// a GIF, an APNG or an animated WebP. (An AVIF or JPEG XL with frames is known only
+    /// once a worker has read it, and is sent back as moving.)
+    static func isAnimation(_ head: [UInt8]) -> Bool {
+        head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8))
+            || (head.starts(with: png) && isAPNG(head)) || WebPAnimation.isAnimated(head)
+    }
 
     /// Netpbm: `P1` to `P7` then whitespace.
     private static func isPNM(_ h: [UInt8]) -> Bool {

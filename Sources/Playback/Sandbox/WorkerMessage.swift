@@ -47,7 +47,17 @@ public struct WorkerMessage {
         case regionsBand = 14
         /// Worker to viewer: the opened JPEG's stored width and height.
         case regionsSize = 23
-        /// Worker to viewer: the file is an animation; the player plays it in the viewer.
+        /// Viewer to worker: play the animation in the fd (laid out as `decode`); the worker
+        /// keeps it until the next `animationOpen`, and answers its first frame as a
+        /// `picture` (see `AnimationWork`).
+        case animationOpen = 15
+        /// Viewer to worker: the opened animation's next frame, from its start again when
+        /// `numbers[0]` is 1; answered with a `picture` or `animationEnd`.
+        case animationNext = 16
+        /// Worker to viewer: the opened animation has no more frames.
+        case animationEnd = 24
+        /// Worker to viewer: the file is an animation (AVIF or JPEG XL with frames), to be
+        /// opened again with `animationOpen`.
         case moving = 20
         /// Worker to viewer: the file holds no picture (sound without cover art).
         case nothing = 21

@@ -108,6 +108,7 @@ extension DecodeWorkers {
         switch try still(bytes, name: name, options: options) {
         case .picture(let p): return p.pixels
         case .inProcess: throw AVError(message: "\(name): no worker")
+        case .moving: throw AVError(message: "\(name): an animation")
         }
     }
 }

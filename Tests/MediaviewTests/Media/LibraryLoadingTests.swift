@@ -4,8 +4,8 @@ import Testing
 
 extension MediaviewProgram {
     /// The codec and picture libraries and PulseAudio are loaded on first use: a viewer
-    /// showing photos that its worker decoded never maps them, and one playing a video maps
-    /// FFmpeg when it starts.
+    /// showing photos or animations that its workers decoded never maps them, and one
+    /// playing a video maps FFmpeg when it starts.
     @Suite(.serialized) struct LibraryLoading {
         /// Libraries that parse media bytes; none belongs in a viewer showing a worker's photo.
         static let parsers = ["libavcodec", "libavformat", "libswresample", "libjpeg", "libwebp", "libavif",
@@ -38,6 +38,18 @@ extension MediaviewProgram {
                 .split(separator: "\n").compactMap { Int32($0) }
             let worker = try #require(workers.first, "no worker beside the viewer")
             #expect(parsers(in: try mapped(worker)).contains { $0.hasPrefix("libjpeg") })
+        }
+
+        /// A GIF plays frame by frame from a worker: the viewer shows each colour in turn and
+        /// never maps a parser of its own.
+        @Test func aGIFFromTheWorkerLeavesTheParsersOutOfTheViewer() throws {
+            let gif = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 30, size: 96)
+            let s = try RunningViewer([gif])
+            #expect(s.shows(0xFF0000) && s.shows(0x0000FF) && s.shows(0xFF0000),
+                    "the GIF does not play red, blue, red again; stderr: \(s.run.stderr)")
+            let libraries = try mapped(s.run.pid)
+            #expect(parsers(in: libraries).isEmpty, "the viewer maps \(parsers(in: libraries))")
+            #expect(s.run.stderr.isEmpty, "\(s.run.stderr)")
         }
 
         @Test func aVideoLoadsFFmpegWhenItPlays() throws {

@@ -45,15 +45,15 @@ import TestSupport
         #expect(pool.picturesDecoded == 1)
     }
 
-    /// Video, sound, animations, a folder, a pipe and a missing file start nothing; a web
-    /// address is judged by its extension, a drawing gets the drawings worker.
-    @Test func onlyAStillStartsAWorkerAhead() throws {
+    /// Video, sound, a folder, a pipe and a missing file start nothing; a web address is
+    /// judged by its extension, a drawing gets the drawings worker, and a GIF (played by a
+    /// worker frame by frame) the photos worker.
+    @Test func onlyAPictureStartsAWorkerAhead() throws {
         let fifo = NSTemporaryDirectory() + "start-ahead-\(getpid()).fifo"
         unlink(fifo)
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        let none = [try Fixtures.colourSeconds(), try Fixtures.tone(440), try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50),
-                    NSTemporaryDirectory(), fifo, "/nonexistent/picture.png", "https://example.invalid/clip.mp4",
+        let none = [try Fixtures.colourSeconds(), try Fixtures.tone(440), NSTemporaryDirectory(), fifo, "/nonexistent/picture.png", "https://example.invalid/clip.mp4",
                     "https://example.invalid/photo"]
         for path in none {
             #expect(DecodeWorkers.kindAhead(for: path) == nil, "\(path) would start a worker")
@@ -62,6 +62,7 @@ import TestSupport
         for path in none { pool.startAhead(for: path) }
         #expect(pool.idlePIDs.isEmpty)
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.solidImage("red", width: 64, height: 48)) == .photos)
+        #expect(DecodeWorkers.kindAhead(for: try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.JPG?size=big") == .photos)
         #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/logo.svg") == .drawings)
         let svg = try Fixtures.bytes("start-ahead.svg", Data(StillFormatSandboxTests.svgWithText.utf8))

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Every still format in the confined worker: the same pixels as the viewer's own decode,
-/// a damaged file one line with the next picture still shown, animations left to the player,
+/// a damaged file one line with the next picture still shown, animations sent back as moving,
 /// and a picture from the web decoded in a worker too.
 @Suite(.serialized) struct StillFormatSandboxTests {
     let pool = DecodeWorkers(timeout: 10, testing: true)
@@ -137,14 +137,15 @@ import Testing
         }
     }
 
-    /// Animated WebP and AVIF stay with the player: the worker sends them back.
-    @Test func animationsAreLeftToThePlayer() throws {
+    /// Animated WebP and AVIF asked for as stills: the worker says they move, and they are
+    /// then played frame by frame (`AnimationSandboxTests`).
+    @Test func animationsAreSentBackAsMoving() throws {
         defer { pool.stopAll() }
         let webp = try Fixtures.make("sbx-anim.webp", ["-f", "lavfi", "-i", "testsrc2=s=64x48:r=5:d=0.6",
                                                        "-c:v", "libwebp_anim", "-loop", "0"])
         for (name, path) in [("anim.webp", webp), ("anim.avif", try PictureFormatTests.animatedAVIF())] {
             let outcome = try pool.still(try bytes(path), name: name, options: PlayerOptions())
-            guard case .inProcess = outcome else { Issue.record("\(name) was decoded as a still"); continue }
+            guard case .moving = outcome else { Issue.record("\(name) was not said to move"); continue }
         }
         #expect(pool.picturesDecoded == 0)
     }
