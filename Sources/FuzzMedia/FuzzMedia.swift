@@ -5,7 +5,7 @@ import Playback
 /// Feeds one input, as a file's bytes, through everything a user's file goes through; the
 /// work per input is bounded (`MediaProbe.Budget`), so a slow input is a finding, not a hang.
 /// Whatever FFmpeg, libjpeg or libwebp make of it, the probe must return, and say why when
-/// it refused the input in one line.
+/// it refused the input in one line; so must a worker's animation and a gallery's thumbnail.
 enum FuzzMedia {
     static func run(_ bytes: [UInt8]) {
         let outcome = MediaProbe.run(bytes)
@@ -19,6 +19,26 @@ enum FuzzMedia {
         }
         precondition(subtitles.events <= 20_000, "a subtitle file kept \(subtitles.events) events")
         thumbnail(bytes)
+        animation(bytes)
+    }
+
+    /// The same bytes as an animation a worker plays: frames, or one line saying why not.
+    static func animation(_ bytes: [UInt8]) {
+        guard let work = try? AnimationWork(bytes, name: "fuzz", maxPixels: 16_000_000, displayProfile: nil) else { return }
+        // A bounded number of frames, and one loop back to the start.
+        for i in 0..<24 {
+            let answer = work.next(restart: i == 12)
+            if answer.fd >= 0 { close(answer.fd) }
+            switch answer.kind {
+            case .picture:
+                continue
+            case .animationEnd:
+                return
+            default:
+                precondition(!answer.text.isEmpty && !answer.text.contains("\n"), "an animation's refusal must be one line: \(answer.text)")
+                return
+            }
+        }
     }
 
     /// The same bytes as a file in a gallery: a thumbnail, or one line saying why not.
