@@ -11,6 +11,9 @@
 #include <X11/extensions/Xrandr.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
 
 // Xlib's accessors are function-like macros, which Swift cannot import.
 static inline int cx11_default_screen(Display *d) { return DefaultScreen(d); }
@@ -28,6 +31,14 @@ static const unsigned long cx11_all_planes = AllPlanes;
 static const key_t cx11_ipc_private = IPC_PRIVATE;
 // XDestroyImage is a macro that calls through the image's function table.
 static inline int cx11_destroy_image(XImage *img) { return XDestroyImage(img); }
+// ppoll is declared only under _GNU_SOURCE, which Swift's Glibc module is built without;
+// the event loop needs its nanosecond timeout (poll counts whole milliseconds).
+extern int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
+static inline int cx11_poll_nanoseconds(struct pollfd *fds, nfds_t count, long long nanoseconds) {
+    if (nanoseconds < 0) return ppoll(fds, count, NULL, NULL);
+    struct timespec t = { (time_t)(nanoseconds / 1000000000LL), (long)(nanoseconds % 1000000000LL) };
+    return ppoll(fds, count, &t, NULL);
+}
 // XGetPixel is a macro that calls through the image's function table.
 static inline unsigned long cx11_get_pixel(XImage *img, int x, int y) { return XGetPixel(img, x, y); }
 // The XEvent union's members are reachable from Swift, but its type tag is clearer through one accessor.
