@@ -86,11 +86,18 @@ hogs_stop() {
 
 # Runs a command under /usr/bin/time: sets $wall (s), $cpu (s), $rss (KiB), $xcpu (s, X server).
 timed() {
-    local x0 x1 t0 t1
+    local x0 x1 t0 t1 runner sampler
     x0=$(ticks "$xpid")
     t0=$EPOCHREALTIME
-    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" </dev/null
+    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" </dev/null &
+    runner=$!
+    # With BENCH_PSS set, the peak PSS of the program and its helpers (decode workers).
+    if [ -n "${BENCH_PSS:-}" ]; then
+        python3 "$here/pss-peak.py" "$runner" "$work/pss" & sampler=$!
+    fi
+    wait "$runner"
     local status=$?
+    [ -n "${sampler:-}" ] && { wait "$sampler"; pss=$(cat "$work/pss"); }
     t1=$EPOCHREALTIME
     x1=$(ticks "$xpid")
     wall=$(elapsed "$t0" "$t1")
@@ -160,16 +167,18 @@ case_c() {
     quiet c
     for r in $(seq "$runs"); do
         rm -f "$work/events"
-        if timed "$mv" --windowed --geometry $geom --autoexit --events "$work/events" "$clip"; then
+        if BENCH_PSS=1 timed "$mv" --windowed --geometry $geom --autoexit --events "$work/events" "$clip"; then
             record c ours cpu "$(python3 -c "print($cpu + $xcpu)")"
             record c ours rss "$rss"
+            record c ours pss "$pss"
             record c ours wall "$wall"
             record c ours dropped "$(sed -n 's/.*"event":"stats".*"dropped":\([0-9]*\).*/\1/p' "$work/events")"
         fi
         rm -f "$work/mpvstats"
-        if MV_BENCH_STATS="$work/mpvstats" timed "${mpv_common[@]}" --ao=pulse --script="$here/mpv-stats.lua" "$clip"; then
+        if BENCH_PSS=1 MV_BENCH_STATS="$work/mpvstats" timed "${mpv_common[@]}" --ao=pulse --script="$here/mpv-stats.lua" "$clip"; then
             record c mpv cpu "$(python3 -c "print($cpu + $xcpu)")"
             record c mpv rss "$rss"
+            record c mpv pss "$pss"
             record c mpv wall "$wall"
             record c mpv dropped "$(awk '$1 == "frame-drop-count" || $1 == "decoder-frame-drop-count" { n += $2 } END { print n + 0 }' "$work/mpvstats")"
         fi
