@@ -27,11 +27,14 @@ extension DemuxStage {
         return try worker(bytes, name: name)
     }
 
-    /// Whether a web address names a still by its extension, so it is fetched whole for the
-    /// worker (with the sandbox off, only the formats that need the whole file are, and
-    /// JPEG, which is shown while it downloads).
+    /// Whether a web address names a still or an animation by its extension, so it is
+    /// fetched whole for a worker (with the sandbox off, only the formats that need the whole
+    /// file are, and JPEG, which is shown while it downloads). A GIF then shows once it has
+    /// all come, with the download's progress meanwhile, rather than being parsed here as
+    /// it arrives.
     var sendsWebStills: Bool {
-        StillFile.namesStill(url) && (options.sandbox != .off || StillFile.namesJPEG(url))
+        (StillFile.namesStill(url) && (options.sandbox != .off || StillFile.namesJPEG(url)))
+            || (StillFile.namesAnimation(url) && options.sandbox != .off)
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {

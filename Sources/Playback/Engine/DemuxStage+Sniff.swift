@@ -4,8 +4,8 @@ import MediaCore
 import Web
 
 /// Web pictures whose address does not say what they are (`https://cdn.example/photo?id=7`):
-/// their first bytes do, and a still found there goes to the sandboxed worker like one with
-/// a picture's extension, instead of to FFmpeg in this process.
+/// their first bytes do, and a still or an animation found there goes to a sandboxed worker
+/// like one with a picture's extension, instead of to FFmpeg in this process.
 extension DemuxStage {
     /// What the first bytes of a web address said.
     enum Sniffed {
@@ -39,7 +39,7 @@ extension DemuxStage {
         }
         let head = self.head(of: io)
         let name = SourceOptions.displayName(url)
-        guard StillFile.isStill(head, name: name) else {
+        guard StillFile.isStill(head, name: name) || StillFile.isAnimation(head) else {
             // A video or a sound: FFmpeg reads it from the start, the first bytes from the copy.
             _ = io.seek(to: 0, whence: SEEK_SET)
             return .stream(io)

@@ -47,7 +47,7 @@ extension DecodeWorkers {
     /// takes. A local file's first bytes decide, read without blocking on a pipe or device.
     static func kindAhead(for path: String) -> WorkerKind? {
         if path.contains("://") {
-            guard StillFile.namesStill(path) else { return nil }
+            guard StillFile.namesStill(path) || StillFile.namesAnimation(path) else { return nil }
             let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
             return drawn.contains(StillFile.pathExtension(path)) ? .drawings : .photos
         }

@@ -25,6 +25,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     let answered = Atomic<Int>(0)
     /// First looks the workers answered with pixels (not counted in `answered`).
     let glanced = Atomic<Int>(0)
+    /// Animations a worker of their own opened and answered the first frame of.
+    let animated = Atomic<Int>(0)
     /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
     let aheadCondition = Condition()
     /// Kinds of worker being started ahead right now (under `aheadCondition`): a still asked
@@ -58,6 +60,9 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// How many pictures the workers have decoded (and the viewer shown from their pixels).
     public var picturesDecoded: Int { answered.load(ordering: .relaxed) }
+
+    /// How many animations workers have opened to play.
+    public var animationsPlayed: Int { animated.load(ordering: .relaxed) }
 
     /// How many first looks (a photo's small picture, shown while it decodes) the workers made.
     public var firstLooksDecoded: Int { glanced.load(ordering: .relaxed) }

@@ -99,6 +99,12 @@ extension StillFile {
         stillExtensions.contains(pathExtension(url))
     }
 
+    /// Whether the path of web address `url` ends in an animation's extension (GIF, APNG):
+    /// fetched whole for a worker to play, as a still is.
+    static func namesAnimation(_ url: String) -> Bool {
+        ["gif", "apng"].contains(pathExtension(url))
+    }
+
     /// Whether the path of web address `url` ends in a JPEG extension: the format shown
     /// while it downloads, even with the sandbox off.
     static func namesJPEG(_ url: String) -> Bool {

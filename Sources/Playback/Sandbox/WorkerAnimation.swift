@@ -139,7 +139,9 @@ extension DecodeWorkers {
         defer { close(file.fd) }
         // The pool's worker of this kind is this animation's now: another gets ready for the next still.
         startAhead(kind: worker.kind)
-        return .animation(try WorkerAnimation.open(bytes, fd: file.fd, iccCount: file.iccCount, worker: worker, pool: self, name: name,
-                                                   options: options, cancelled: cancelled))
+        let opened = try WorkerAnimation.open(bytes, fd: file.fd, iccCount: file.iccCount, worker: worker, pool: self, name: name,
+                                              options: options, cancelled: cancelled)
+        animated.add(1, ordering: .relaxed)
+        return .animation(opened)
     }
 }

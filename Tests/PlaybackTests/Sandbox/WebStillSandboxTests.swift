@@ -37,6 +37,26 @@ import Testing
         #expect(DecodeWorkers.shared.picturesDecoded == before + 1, "the web picture was not decoded by a worker")
     }
 
+    /// A GIF from the test server, at an address that says so and at one that does not:
+    /// fetched whole by the viewer and played by a worker, its colours in turn; with the
+    /// sandbox off, FFmpeg reads it here as it arrives.
+    @Test func aWebGIFIsPlayedByAWorker() throws {
+        let gif = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 20)
+        let named = try Self.serve(gif, as: "sbx-web-\(getpid()).gif")
+        let unnamed = try Self.serve(gif, as: "sbx-web-gif-\(getpid())")
+        defer { named.cleanup(); unnamed.cleanup() }
+        for (url, sandbox) in [(named.url, SandboxMode.automatic), (unnamed.url + "?id=3", .automatic), (named.url, .off)] {
+            let before = DecodeWorkers.shared.animationsPlayed
+            let d = PlayerDriver(url) { $0.sandbox = sandbox }
+            let info = try d.ready()
+            #expect(info.kind == .animated && info.width == 64, "\(url): \(info)")
+            let first = try #require(d.firstFrame(), "\(url): no frame")
+            #expect(first.averageColor().r > 200, "\(url): the first frame is not red")
+            let played = DecodeWorkers.shared.animationsPlayed - before
+            #expect(played == (sandbox == .off ? 0 : 1), "\(url) with the sandbox \(sandbox): \(played) played by a worker")
+        }
+    }
+
     /// With `--sandbox=off` the same address is decoded here, as before: no worker is asked.
     @Test func withTheSandboxOffAWebStillStaysInProcess() throws {
         let served = try Self.serve(try JPEGStillTests.quadrantJPEG("yuvj444p"), as: "sbx-web-off-\(getpid()).jpg")
