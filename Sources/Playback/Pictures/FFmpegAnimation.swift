@@ -85,12 +85,11 @@ final class FFmpegAnimation: PictureSource {
         return nil
     }
 
-    /// The frame in RGBA with its time: the file's own, and the browsers' rule for the
-    /// tiny delays some GIFs carry.
+    /// The frame in RGBA or BGRA (a GIF's own, kept: no copy) with its time: the file's
+    /// own, and the browsers' rule for the tiny delays some GIFs carry.
     private func shown(_ frame: Frame) throws(AVError) -> (frame: Frame, pts: Double, duration: Double) {
         var out = frame
-        let format = AVPixelFormat(rawValue: frame.raw.pointee.format)
-        if format != AV_PIX_FMT_RGBA && format != AV_PIX_FMT_BGR0 {
+        if !AnimationWork.sendsAsIs(frame) {
             guard let rgba = PictureColour.rgbaCopy(of: frame) else { throw AVError(message: "\(name): out of memory") }
             out = rgba
         }

@@ -46,8 +46,7 @@ public final class AnimationWork {
         }
         guard let frame else { return WorkerMessage(kind: .animationEnd) }
         var out = frame.frame
-        let format = AVPixelFormat(rawValue: out.raw.pointee.format)
-        if format != AV_PIX_FMT_RGBA && format != AV_PIX_FMT_BGR0 {
+        if !AnimationWork.sendsAsIs(out) {
             guard let rgba = PictureColour.rgbaCopy(of: out) else { return outOfMemory }
             out = rgba
         }
@@ -63,6 +62,13 @@ public final class AnimationWork {
 
     private var outOfMemory: WorkerMessage {
         WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "\(name): out of memory")
+    }
+
+    /// Whether a frame's pixels go to the viewer as they are: one plane of four bytes a
+    /// pixel that its scaler reads. A GIF's BGRA is one, so its frames are copied once, into
+    /// the memfd, and not converted first.
+    static func sendsAsIs(_ frame: Frame) -> Bool {
+        [AV_PIX_FMT_RGBA, AV_PIX_FMT_BGR0, AV_PIX_FMT_BGRA].contains(AVPixelFormat(rawValue: frame.raw.pointee.format))
     }
 
     /// Seconds as whole microseconds, for the message's numbers; 0 for what is not finite.

@@ -19,7 +19,7 @@ final class WorkerPicture: PictureSource {
         let (w, h, stride) = (Int(n[0]), Int(n[1]), Int(n[2]))
         let format = AVPixelFormat(rawValue: Int32(truncatingIfNeeded: n[3]))
         guard w > 0, h > 0, stride >= w * 4, stride <= Int(Int32.max), h <= Int(Int32.max) / stride,
-              format == AV_PIX_FMT_RGBA || format == AV_PIX_FMT_BGR0,
+              [AV_PIX_FMT_RGBA, AV_PIX_FMT_BGR0, AV_PIX_FMT_BGRA].contains(format),
               let frame = WorkerPicture.frame(fd: m.fd, width: w, height: h, stride: stride, format: format) else { return nil }
         let rotation = [0, 90, 180, 270].contains(Int(n[4])) ? Int(n[4]) : 0
         frame.raw.pointee.sample_aspect_ratio = AVRational(num: Int32(truncatingIfNeeded: n[5]), den: Int32(truncatingIfNeeded: n[6]))
