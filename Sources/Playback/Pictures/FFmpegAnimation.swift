@@ -39,6 +39,8 @@ final class FFmpegAnimation: PictureSource {
                                      format: opened.demuxer.formatName, codec: codec)
         let duration = opened.demuxer.ctx.pointee.duration
         if duration > 0 { info.duration = Double(duration) / Double(AV_TIME_BASE) }
+        let fps = av_q2d(st.pointee.avg_frame_rate)
+        info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
         self.info = info
     }
 

@@ -56,7 +56,7 @@ public final class AnimationWork {
                                      codec: info.videoCodec ?? "")
         guard var answer = still.answer() else { return outOfMemory }
         answer.numbers += [AnimationWork.micros(frame.pts), AnimationWork.micros(frame.duration),
-                           info.duration.map(AnimationWork.micros) ?? -1]
+                           info.duration.map(AnimationWork.micros) ?? -1, info.streams.frameRate.map(AnimationWork.micros) ?? -1]
         return answer
     }
 

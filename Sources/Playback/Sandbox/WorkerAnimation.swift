@@ -39,12 +39,14 @@ final class WorkerAnimation: PictureSource {
 
     /// The animation in an answer to `animationOpen` (whose fd this takes), with its first
     /// frame; nil when the answer is malformed.
-    static func frame(_ m: WorkerMessage) -> (picture: WorkerPicture, pts: Double, duration: Double, length: Double?)? {
+    static func frame(_ m: WorkerMessage) -> (picture: WorkerPicture, pts: Double, duration: Double, length: Double?,
+                                              rate: Double?)? {
         let n = m.numbers
         guard m.kind == .picture, n.count >= 14, let picture = WorkerPicture(m) else { return nil }
         let pts = Double(n[11]) / 1e6, duration = Double(n[12]) / 1e6
         guard pts.isFinite, duration > 0 else { return nil }
-        return (picture, pts, duration, n[13] > 0 ? Double(n[13]) / 1e6 : nil)
+        return (picture, pts, duration, n[13] > 0 ? Double(n[13]) / 1e6 : nil,
+                n.count > 14 && n[14] > 0 ? Double(n[14]) / 1e6 : nil)
     }
 
     /// Opens `bytes` in `worker` (taken over: stopped with the animation, or now on failure).
@@ -73,6 +75,7 @@ final class WorkerAnimation: PictureSource {
         var info = opened.picture.info
         info.kind = .animated
         info.duration = opened.length
+        info.streams.frameRate = opened.rate
         return WorkerAnimation(worker: worker, pool: pool, info: info, first: (f.frame, opened.pts, opened.duration), name: name,
                                cancelled: cancelled)
     }

@@ -30,6 +30,8 @@ import Testing
         let a = try open(gif, name: "rbg.gif")
         #expect(a.info.kind == .animated && a.info.width == 64 && a.info.height == 64, "\(a.info)")
         #expect(a.info.formatName == "gif")
+        #expect(a.info.duration.map { abs($0 - 0.9) < 0.02 } == true, "the length: \(String(describing: a.info.duration))")
+        #expect(a.info.streams.frameRate != nil, "the rate the info panel and container-fps show")
         var seen: [(r: Double, g: Double, b: Double)] = []
         var times: [Double] = []
         while let f = try a.next() {
