@@ -37,12 +37,16 @@ final class WorkerAnimation: PictureSource {
 
     deinit { worker.stop() }
 
-    /// The animation in an answer to `animationOpen` (whose fd this takes), with its first
-    /// frame; nil when the answer is malformed.
+    /// A frame answered by the worker (whose fd this takes): its pixels, its start and
+    /// duration, and the animation's length and rate when known; nil when malformed.
     static func frame(_ m: WorkerMessage) -> (picture: WorkerPicture, pts: Double, duration: Double, length: Double?,
                                               rate: Double?)? {
         let n = m.numbers
-        guard m.kind == .picture, n.count >= 14, let picture = WorkerPicture(m) else { return nil }
+        guard m.kind == .picture, n.count >= 14 else {
+            if m.fd >= 0 { close(m.fd) }
+            return nil
+        }
+        guard let picture = WorkerPicture(m) else { return nil }
         let pts = Double(n[11]) / 1e6, duration = Double(n[12]) / 1e6
         guard pts.isFinite, duration > 0 else { return nil }
         return (picture, pts, duration, n[13] > 0 ? Double(n[13]) / 1e6 : nil,
