@@ -39,6 +39,18 @@ extension MediaviewProgram {
             #expect(errs.count == 1 && errs.first?.contains("decoded in this process") == true, "\(errs)")
         }
 
+        /// An animation is played by a worker too: without one, strict refuses it in one
+        /// line and auto plays it here after saying so once.
+        @Test func aGIFWithoutAWorkerIsRefusedByStrictAndPlayedByAuto() throws {
+            let gif = try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 10)
+            let strict = try mediaview(["--frames", "3", "--no-audio", "--sandbox", "strict", gif], timeout: 30, environment: Self.missing)
+            #expect(!strict.timedOut && strict.status == 1, "exit \(strict.status); stderr: \(strict.stderr)")
+            #expect(lines(strict.stderr).count == 1 && strict.stderr.contains(gif), "\(strict.stderr)")
+            let auto = try mediaview(["--frames", "3", "--no-audio", "--sandbox", "auto", gif], timeout: 30, environment: Self.missing)
+            #expect(!auto.timedOut && auto.status == 0, "exit \(auto.status); stderr: \(auto.stderr)")
+            #expect(lines(auto.stderr).count == 1 && auto.stderr.contains("decoded in this process"), "\(auto.stderr)")
+        }
+
         @Test func offShowsItWithoutAWord() throws {
             let web = try webStill()
             defer { web.cleanup() }
