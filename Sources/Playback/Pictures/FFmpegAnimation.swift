@@ -3,7 +3,7 @@ import FoundationEssentials
 import MediaCore
 import Web
 
-/// A GIF or an APNG decoded by FFmpeg from the file's bytes, one RGBA frame at a time.
+/// A GIF or an APNG decoded by FFmpeg from the file's bytes, one frame at a time.
 ///
 /// This is how a decode worker plays the animations FFmpeg reads: the file is parsed in
 /// the sandbox and only pixels come back, as for a still. Looping starts the file over,
@@ -65,7 +65,7 @@ final class FFmpegAnimation: PictureSource {
         for _ in 0..<100_000 {
             switch opened.decoder.receive(into: frame) {
             case .frame:
-                return try shown(frame)
+                return shown(frame)
             case .endOfStream:
                 return nil
             case .failed(let e):
@@ -87,19 +87,14 @@ final class FFmpegAnimation: PictureSource {
         return nil
     }
 
-    /// The frame in RGBA or BGRA (a GIF's own, kept: no copy) with its time: the file's
-    /// own, and the browsers' rule for the tiny delays some GIFs carry.
-    private func shown(_ frame: Frame) throws(AVError) -> (frame: Frame, pts: Double, duration: Double) {
-        var out = frame
-        if !AnimationWork.sendsAsIs(frame) {
-            guard let rgba = PictureColour.rgbaCopy(of: frame) else { throw AVError(message: "\(name): out of memory") }
-            out = rgba
-        }
+    /// The frame as decoded (whoever sends it converts what needs converting) with its
+    /// time: the file's own, and the browsers' rule for the tiny delays some GIFs carry.
+    private func shown(_ frame: Frame) -> (frame: Frame, pts: Double, duration: Double) {
         let f = frame.raw.pointee
         let duration = PictureSources.animationDelay(opened.decoder.seconds(f.pkt_duration) ?? 0)
         let pts = opened.decoder.seconds(f.best_effort_timestamp) ?? clock
         clock = pts + duration
-        return (out, pts, duration)
+        return (frame, pts, duration)
     }
 
     /// Back to the first frame: the file opened again from its bytes.
