@@ -61,6 +61,31 @@ void cscale_convert(const uint8_t *luma, const int16_t *red, const int16_t *gree
                     int16_t black, int16_t whole, int16_t fraction, cscale_form form,
                     uint32_t *out, size_t count);
 
+
+// A still picture's scaler: a separable filter (bicubic or bilinear, widened when the
+// picture shrinks so every source pixel counts) over 8-bit pixels of four channels, in
+// place of swscale, which the viewer then never loads for the pictures its workers decode.
+// C because its inner loops want SSE2's 16-bit multiply-add of a pixel pair's channels,
+// which Swift's SIMD types do not reach; the plain loops give the same results.
+
+// One axis's filter: output i weighs `taps` source samples from `first[i]` on, with
+// `weights[i * taps + k]` in 1/16384 (summing to 16384); every tap lies inside the source.
+typedef struct {
+    const int32_t *first;
+    const int16_t *weights;
+    int32_t taps;
+} cscale_filter;
+
+// Writes output rows `row_begin` to `row_end` (of `across`' and `down`'s outputs) as BGRX
+// (the unused byte 255) at `dst`, `dst_stride` bytes apart, from four-byte pixels at `src`;
+// with `swap_red_blue` the source is RGBA or RGBX, else BGRA or BGRX. Its alpha is not
+// read, as swscale does not. `scratch` holds `down->taps` rows of `width` * 4 16-bit
+// samples, `slots` `down->taps` integers and `sums` `width` * 4; they belong to this call alone.
+void cscale_packed(const uint8_t *src, size_t src_stride, int swap_red_blue,
+                   const cscale_filter *across, const cscale_filter *down,
+                   uint8_t *dst, size_t dst_stride, int32_t width, int32_t row_begin, int32_t row_end,
+                   int16_t *scratch, int32_t *slots, int32_t *sums);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,8 @@ public final class Scaler {
     var halves: [UnsafeMutablePointer<AVFrame>] = []
     /// Moving video's own scaler, kept while the geometry stays the same.
     private var bilinear: BilinearYUV?
+    /// Still pictures' scaler, kept while the geometry stays the same.
+    private var packedScaler: PackedScaler?
 
     deinit {
         sws_freeContext(sws)
@@ -180,6 +182,10 @@ public final class Scaler {
             own.render(f, into: dst, stride: stride)
             return
         }
+        if let own = packed(for: f, width: width, height: height, quality: quality) {
+            own.render(f, into: dst, stride: stride)
+            return
+        }
         guard let sws = context(for: f, width: width, height: height, quality: quality),
               let out = targetFrame(dst, stride: stride, width: width, height: height) else { return }
         let hdr = geometry?.colour.hdr
@@ -205,6 +211,19 @@ public final class Scaler {
         if let bilinear, bilinear.geometry == g { return bilinear }
         let made = BilinearYUV(g, bands: Scaler.threads(forOutput: width * height))
         bilinear = made
+        return made
+    }
+
+    /// The still scaler of our own for `f`, when it is four bytes a pixel: every picture a
+    /// decode worker sends, so that showing them never loads swscale.
+    private func packed(for f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, quality: Quality) -> PackedScaler? {
+        guard PackedScaler.handles(format: f.pointee.format), width >= 1, height >= 1,
+              f.pointee.width >= 1, f.pointee.height >= 1 else { return nil }
+        let g = PackedScaler.Geometry(sourceWidth: Int(f.pointee.width), sourceHeight: Int(f.pointee.height),
+                                      width: width, height: height, kernel: quality == .best ? .bicubic : .bilinear)
+        if let packedScaler, packedScaler.geometry == g { return packedScaler }
+        let made = PackedScaler(g, bands: Scaler.threads(forOutput: width * height))
+        packedScaler = made
         return made
     }
 
