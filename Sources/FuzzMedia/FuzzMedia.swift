@@ -5,7 +5,8 @@ import Playback
 /// Feeds one input, as a file's bytes, through everything a user's file goes through; the
 /// work per input is bounded (`MediaProbe.Budget`), so a slow input is a finding, not a hang.
 /// Whatever FFmpeg, libjpeg or libwebp make of it, the probe must return, and say why when
-/// it refused the input in one line; so must a worker's animation and a gallery's thumbnail.
+/// it refused the input in one line; so must a worker's animation, a picture still
+/// downloading and a gallery's thumbnail.
 enum FuzzMedia {
     static func run(_ bytes: [UInt8]) {
         let outcome = MediaProbe.run(bytes)
@@ -20,6 +21,21 @@ enum FuzzMedia {
         precondition(subtitles.events <= 20_000, "a subtitle file kept \(subtitles.events) events")
         thumbnail(bytes)
         animation(bytes)
+        soFar(bytes)
+    }
+
+    /// The bytes, and their first half, as a web picture still downloading (a JPEG's rows or
+    /// scans so far, a GIF's first frame): a picture, or one line saying why not.
+    static func soFar(_ bytes: [UInt8]) {
+        for part in [bytes, Array(bytes.prefix(bytes.count / 2))] {
+            do {
+                let r = try StillWork.decodeSoFar(part, name: "fuzz", target: (640, 480), maxPixels: 16_000_000, displayProfile: nil)
+                // What the worker would send the viewer: the pixels in a sealed memfd.
+                if let answer = r.answer(), answer.fd >= 0 { close(answer.fd) }
+            } catch {
+                precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+            }
+        }
     }
 
     /// The same bytes as an animation a worker plays: frames, or one line saying why not.

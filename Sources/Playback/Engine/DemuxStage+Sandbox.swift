@@ -29,12 +29,13 @@ extension DemuxStage {
 
     /// Whether a web address names a still or an animation by its extension, so it is
     /// fetched whole for a worker (with the sandbox off, only the formats that need the whole
-    /// file are, and JPEG, which is shown while it downloads). A GIF then shows once it has
-    /// all come, with the download's progress meanwhile, rather than being parsed here as
-    /// it arrives.
+    /// file are, JPEG, which is shown while it downloads, and animations). A GIF shows its
+    /// first frame once that has come and plays once the file has. FFmpeg's GIF reader could
+    /// not do better as the bytes arrive: it reads every frame before the first, and on a
+    /// slow link its second pass from the start ran past the open's time limit.
     var sendsWebStills: Bool {
         (StillFile.namesStill(url) && (options.sandbox != .off || StillFile.namesJPEG(url)))
-            || (StillFile.namesAnimation(url) && options.sandbox != .off)
+            || StillFile.namesAnimation(url)
     }
 
     private func worker(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {

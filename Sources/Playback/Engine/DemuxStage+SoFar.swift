@@ -4,13 +4,16 @@ import Web
 /// A web JPEG shown while it downloads, as browsers show one: now and then the bytes so
 /// far are decoded at the shown size and put on screen (a progressive file whole and
 /// blurry, a baseline one down to where the bytes end), sharper each time, until the whole
-/// file is in and decoded as any still.
+/// file is in and decoded as any still. A web GIF shows its first frame once that is in,
+/// and plays when the whole file is.
 extension DemuxStage {
     /// The download's progress, for deciding when to decode it again.
     struct SoFar {
         var schedule: PartialPictureSchedule
         /// Where the download stands in a progressive file's first scan.
         var firstScan = JPEGFirstScan()
+        /// Where the download stands in a GIF's first frame.
+        var firstFrame = GIFFirstFrame()
         /// Whether a picture of the download is on its way to the screen or on it: from
         /// then on, a failure leaves it there and says its line instead of failing the item.
         var shown = false
@@ -21,14 +24,24 @@ extension DemuxStage {
     /// only for the decode itself (a fraction of the time between two).
     func showSoFarIfDue(_ bytes: [UInt8], total: Int, _ soFar: inout SoFar) {
         let now = MonotonicClock.seconds()
-        guard bytes.starts(with: StillFile.jpeg) else { return }
-        let firstScanIn = soFar.firstScan.isComplete(in: bytes)
+        let firstScanIn: Bool
+        if bytes.starts(with: StillFile.jpeg) {
+            firstScanIn = soFar.firstScan.isComplete(in: bytes)
+        } else if GIFFirstFrame.isGIF(bytes) {
+            // One picture, the whole first frame: later ones would be the same frame again.
+            guard !soFar.shown, soFar.firstFrame.isComplete(in: bytes) else { return }
+            firstScanIn = true
+        } else {
+            return
+        }
         guard soFar.schedule.isDue(bytes: bytes.count, total: total, now: now, firstScanIn: firstScanIn),
               pictureFrames.count == 0, !isClosed else { return }
         let picture = pictureSoFar(bytes)
         soFar.schedule.decoded(bytes: bytes.count, at: MonotonicClock.seconds())
         guard let picture, let f = try? picture.next() else { return }
-        let info = picture.info
+        var info = picture.info
+        // The frame stands for an animation still arriving, and the item is told as one.
+        if GIFFirstFrame.isGIF(bytes) { info.kind = .animated }
         state.withLock {
             $0.phase = .ready(info)
             $0.decodes = (true, false)

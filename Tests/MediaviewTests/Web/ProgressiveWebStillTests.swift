@@ -24,8 +24,8 @@ extension MediaviewProgram {
         }
 
         /// Serves `fixture` under a fresh name; the name and its length.
-        func serve(_ fixture: String) throws -> (name: String, length: Int) {
-            let name = "slow-\(UUID().uuidString.prefix(8)).jpg"
+        func serve(_ fixture: String, ext: String = "jpg") throws -> (name: String, length: Int) {
+            let name = "slow-\(UUID().uuidString.prefix(8)).\(ext)"
             try FileManager.default.copyItem(atPath: fixture, toPath: try TestEnvironment.httpRoot + "/" + name)
             let size = try FileManager.default.attributesOfItem(atPath: fixture)[.size] as? Int ?? 0
             return (name, size)
@@ -142,6 +142,54 @@ extension MediaviewProgram {
             errs = lines(Self.stderr(run))
             #expect(errs.count == 1 && errs.first?.contains(served.name) == true, "\(errs)")
             #expect(Self.reddish(Self.mean(window.grab(probe), rows: 5..<25)), "the part that came stays on screen")
+        }
+
+        /// A noisy red frame for half a second, then noisy blue ones for a second and a half,
+        /// 320x240 (about 330 KB): the first frame is an eighth of the file.
+        static func animation() throws -> String {
+            try Fixtures.make("slow-anim.gif", [
+                "-f", "lavfi", "-i",
+                "color=c=red:s=320x240:r=4:d=0.5[a];color=c=blue:s=320x240:r=4:d=1.5[b];[a][b]concat=n=2:v=1,noise=alls=40:allf=t",
+            ])
+        }
+
+        /// The first frame shows as soon as it has come, decoded by a worker or, with the
+        /// sandbox off, by the viewer; the whole animation plays once it has all come.
+        @Test(arguments: ["auto", "off"])
+        func aGIFShowsItsFirstFrameLongBeforeItHasAllComeThenPlays(sandbox: String) throws {
+            let served = try serve(try Self.animation(), ext: "gif")
+            let rate = served.length / 8
+            let (run, window, probe, events) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name,
+                                                          ["--sandbox", sandbox])
+            let first = window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 20..<220)) }
+            let share = try sentShare(served.name, rate: rate, length: served.length)
+            #expect(first != nil, "no first frame; stderr: \(Self.stderr(run))")
+            #expect(share < 0.5, "the first frame came only after \(Int(share * 100)) % of the file")
+            #expect(try bufferedAtFirstPicture(events) < 0.5)
+            let loaded = try #require(Events.waitFor(events, "loaded", index: 0), "no loaded event")
+            #expect(loaded["kind"] as? String == "animated", "told as \(loaded)")
+            // Blue comes half a second into the animation, which plays once the file is in.
+            #expect(window.waitFor(probe, timeout: 30) { Self.bluish(Self.mean($0, rows: 20..<220)) } != nil,
+                    "the animation never played on; stderr: \(Self.stderr(run))")
+            #expect(Self.stderr(run).isEmpty, "\(Self.stderr(run))")
+        }
+
+        @Test func aGIFCutAfterItsFirstFrameLeavesTheFrameAndOneLine() throws {
+            let served = try serve(try Self.animation(), ext: "gif")
+            let rate = served.length / 8
+            let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length / 2)/" + served.name
+            let (run, window, probe, _) = try launch(url)
+            #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 20..<220)) } != nil, "no first frame")
+            var errs: [String] = []
+            let deadline = Date().addingTimeInterval(20)
+            while errs.isEmpty && Date() < deadline {
+                errs = lines(Self.stderr(run))
+                usleep(100_000)
+            }
+            usleep(500_000)
+            errs = lines(Self.stderr(run))
+            #expect(errs.count == 1 && errs.first?.contains(served.name) == true, "\(errs)")
+            #expect(Self.reddish(Self.mean(window.grab(probe), rows: 20..<220)), "the frame that came stays on screen")
         }
     }
 }
