@@ -116,13 +116,15 @@ check-structure:
 
 # The example app, built as a package that depends on this one. SwiftPM's first build of it
 # after a source file was added to this package can miss the new file (seen with 6.3: "cannot
-# find type" for the new one); a second build always sees it, so a failure is retried once.
+# find type" for the new one); a second build usually sees it, but once it took a third, so
+# a failure is retried once and then built again from clean (minutes, only then).
 # The app's own file is always compiled again (seconds): it imports the library through
 # ViewerUIKitCompat, and a requirement added to MediaViewDelegate did not recompile it, so its
 # delegate calls landed one slot off (didPresent printed for willPresent) until a clean build.
 EXAMPLE_BUILD = touch Examples/SeedClient/Sources/SeedClient/main.swift; \
 	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS) 2>/dev/null || \
-	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS)
+	$(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS) 2>/dev/null || \
+	{ rm -rf Examples/SeedClient/.build && $(SWIFT) build --package-path Examples/SeedClient $(SWIFT_FLAGS); }
 
 # The real mpv IPC clients the Remote tests drive, in a virtual environment of the
 # build's own (pip's default index): python-mpv-jsonipc, used as its documentation shows.
