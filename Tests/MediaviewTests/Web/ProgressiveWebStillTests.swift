@@ -70,6 +70,15 @@ extension MediaviewProgram {
             String(decoding: FileManager.default.contents(atPath: run.errPath) ?? Data(), as: UTF8.self)
         }
 
+        /// The program's stderr lines once the first has come (within 20 s), and half a
+        /// second more: a second line would come right after the first.
+        static func linesOnceTheFirstCame(_ run: Launched) -> [String] {
+            let deadline = Date().addingTimeInterval(20)
+            while lines(stderr(run)).isEmpty && Date() < deadline { usleep(100_000) }
+            usleep(500_000)
+            return lines(stderr(run))
+        }
+
         /// Starts the viewer on `url` in a 320x240 window (the photo shown at half size).
         func launch(_ url: String, _ extra: [String] = []) throws -> (Launched, ProgramWindow, ScreenProbe, String) {
             let probe = try ScreenProbe()
@@ -131,15 +140,7 @@ extension MediaviewProgram {
             let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length * 6 / 10)/" + served.name
             let (run, window, probe, _) = try launch(url)
             #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 5..<25)) } != nil, "no part shown")
-            var errs: [String] = []
-            let deadline = Date().addingTimeInterval(20)
-            while errs.isEmpty && Date() < deadline {
-                errs = lines(Self.stderr(run))
-                usleep(100_000)
-            }
-            // A second line would come right after the first.
-            usleep(500_000)
-            errs = lines(Self.stderr(run))
+            let errs = Self.linesOnceTheFirstCame(run)
             #expect(errs.count == 1 && errs.first?.contains(served.name) == true, "\(errs)")
             #expect(Self.reddish(Self.mean(window.grab(probe), rows: 5..<25)), "the part that came stays on screen")
         }
@@ -180,14 +181,7 @@ extension MediaviewProgram {
             let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length / 2)/" + served.name
             let (run, window, probe, _) = try launch(url)
             #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: 20..<220)) } != nil, "no first frame")
-            var errs: [String] = []
-            let deadline = Date().addingTimeInterval(20)
-            while errs.isEmpty && Date() < deadline {
-                errs = lines(Self.stderr(run))
-                usleep(100_000)
-            }
-            usleep(500_000)
-            errs = lines(Self.stderr(run))
+            let errs = Self.linesOnceTheFirstCame(run)
             #expect(errs.count == 1 && errs.first?.contains(served.name) == true, "\(errs)")
             #expect(Self.reddish(Self.mean(window.grab(probe), rows: 20..<220)), "the frame that came stays on screen")
         }
