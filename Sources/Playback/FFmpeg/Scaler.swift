@@ -217,8 +217,9 @@ public final class Scaler {
     /// The still scaler of our own for `f`, when it is four bytes a pixel: every picture a
     /// decode worker sends, so that showing them never loads swscale.
     private func packed(for f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int, quality: Quality) -> PackedScaler? {
+        // A picture stored bottom up (a negative stride) is left to swscale, which reads it so.
         guard PackedScaler.handles(format: f.pointee.format), width >= 1, height >= 1,
-              f.pointee.width >= 1, f.pointee.height >= 1 else { return nil }
+              f.pointee.width >= 1, f.pointee.height >= 1, f.pointee.data.0 != nil, f.pointee.linesize.0 > 0 else { return nil }
         let g = PackedScaler.Geometry(sourceWidth: Int(f.pointee.width), sourceHeight: Int(f.pointee.height),
                                       width: width, height: height, kernel: quality == .best ? .bicubic : .bilinear)
         if let packedScaler, packedScaler.geometry == g { return packedScaler }

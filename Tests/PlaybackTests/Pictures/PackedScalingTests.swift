@@ -74,11 +74,14 @@ import Testing
     @Test("A flat colour stays exactly that colour, red first or blue first, shrunk or blown up",
           arguments: [AV_PIX_FMT_RGBA, AV_PIX_FMT_BGR0, AV_PIX_FMT_BGRA, AV_PIX_FMT_RGB0])
     func flatColourIsKept(format: AVPixelFormat) throws {
-        let orange = try packedFrame(format, width: 97, height: 61) { _, _ in (250, 130, 10) }
-        for (w, h) in [(31, 17), (300, 200), (97, 61), (1, 1)] {
-            let out = scaled(orange, width: w, height: h)
-            let wrong = out.filter { $0 & 0xFFFFFF != 0xFA820A }
-            #expect(wrong.isEmpty, "\(w)x\(h): \(wrong.count) pixels are not orange, such as \(String(wrong.first ?? 0, radix: 16))")
+        // Sources as small as one pixel: every tap then falls on the same few pixels.
+        for (sw, sh) in [(97, 61), (1, 1), (2, 3)] {
+            let orange = try packedFrame(format, width: sw, height: sh) { _, _ in (250, 130, 10) }
+            for (w, h) in [(31, 17), (300, 200), (97, 61), (1, 1)] {
+                let out = scaled(orange, width: w, height: h)
+                let wrong = out.filter { $0 & 0xFFFFFF != 0xFA820A }
+                #expect(wrong.isEmpty, "\(sw)x\(sh) to \(w)x\(h): \(wrong.count) pixels are not orange, such as \(String(wrong.first ?? 0, radix: 16))")
+            }
         }
     }
 
@@ -110,6 +113,18 @@ import Testing
             // The edge falls between columns 79 and 80, each side mostly its own colour.
             #expect(Self.channels(out[y * 160 + 79]).0 > 200 && Self.channels(out[y * 160 + 80]).2 > 200)
         }
+    }
+
+    @Test("Turned a quarter clockwise, the picture's left half lands on top")
+    func turnedPictureKeepsItsHalves() throws {
+        let halves = try packedFrame(AV_PIX_FMT_RGBA, width: 400, height: 100) { x, _ in x < 200 ? (255, 0, 0) : (0, 0, 255) }
+        var px = [UInt32](repeating: 0, count: 40 * 160)
+        px.withUnsafeMutableBytes { raw in
+            let t = ImageTarget(base: raw.baseAddress!, width: 40, height: 160, stride: 160)
+            Scaler().render(halves, into: t, rect: PixelRect(x: 0, y: 0, width: 40, height: 160), quality: .best, rotation: 90)
+        }
+        #expect(px[10 * 40 + 20] & 0xFFFFFF == 0xFF0000, "the top is \(String(px[10 * 40 + 20], radix: 16))")
+        #expect(px[150 * 40 + 20] & 0xFFFFFF == 0x0000FF, "the bottom is \(String(px[150 * 40 + 20], radix: 16))")
     }
 
     @Test("A photo-like picture looks as swscale's bicubic made it: on average within a level",
