@@ -46,6 +46,8 @@ extension DemuxStage {
                     return
                 case .stream(let io)?:
                     memory = io
+                case .shownInPart?:
+                    return
                 case nil:
                     break
                 }

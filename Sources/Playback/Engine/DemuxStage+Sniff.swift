@@ -14,6 +14,9 @@ extension DemuxStage {
         /// Not a still (or no worker takes it): the demuxer reads on from `io`, which is back
         /// at its start and holds the bytes read so far in its copy.
         case stream(CachingIO)
+        /// The download or its decode failed after part of the picture was shown: the part
+        /// stays, with the error said (`keepSoFar`).
+        case shownInPart
     }
 
     /// The still at a web address without a picture's extension, decoded by a worker; nil
@@ -45,11 +48,18 @@ extension DemuxStage {
             return .stream(io)
         }
         defer { io.close() }
-        let bytes = try readWhole(io, from: head) { _, _ in }
-        guard let picture = try sandboxedStill(bytes, name: name) else {
-            throw AVError(message: "\(name): no sandboxed decoder took the picture")
+        // A JPEG or a GIF shows while it downloads, as with a picture's extension.
+        var soFar = SoFar(schedule: PartialPictureSchedule(start: MonotonicClock.seconds()))
+        do throws(AVError) {
+            let bytes = try readWhole(io, from: head) { showSoFarIfDue($0, total: $1, &soFar) }
+            guard let picture = try sandboxedStill(bytes, name: name) else {
+                throw AVError(message: "\(name): no sandboxed decoder took the picture")
+            }
+            return .picture(picture)
+        } catch where soFar.shown {
+            keepSoFar(error)
+            return .shownInPart
         }
-        return .picture(picture)
     }
 
     /// The first bytes of `io` (up to `PictureFormat.headSize`): fewer at a short file's end.

@@ -24,8 +24,8 @@ extension MediaviewProgram {
         }
 
         /// Serves `fixture` under a fresh name; the name and its length.
-        func serve(_ fixture: String, ext: String = "jpg") throws -> (name: String, length: Int) {
-            let name = "slow-\(UUID().uuidString.prefix(8)).\(ext)"
+        func serve(_ fixture: String, ext: String? = "jpg") throws -> (name: String, length: Int) {
+            let name = "slow-\(UUID().uuidString.prefix(8))" + (ext.map { "." + $0 } ?? "")
             try FileManager.default.copyItem(atPath: fixture, toPath: try TestEnvironment.httpRoot + "/" + name)
             let size = try FileManager.default.attributesOfItem(atPath: fixture)[.size] as? Int ?? 0
             return (name, size)
@@ -184,6 +184,26 @@ extension MediaviewProgram {
             let errs = Self.linesOnceTheFirstCame(run)
             #expect(errs.count == 1 && errs.first?.contains(served.name) == true, "\(errs)")
             #expect(Self.reddish(Self.mean(window.grab(probe), rows: 20..<220)), "the frame that came stays on screen")
+        }
+
+        /// Image hosts serve photos at addresses that do not name their kind: the first bytes
+        /// do, and the picture shows while it downloads all the same.
+        @Test(arguments: ["photo", "GIF"])
+        func aPictureAtAnAddressWithoutAnExtensionShowsWhileItDownloads(kind: String) throws {
+            let file = kind == "GIF" ? try Self.animation() : try Self.photo(progressive: false)
+            let served = try serve(file, ext: nil)
+            let rate = served.length / 8
+            let (run, window, probe, events) = try launch(try TestEnvironment.http + "/trickle/\(rate)/" + served.name)
+            let rows = kind == "GIF" ? 20..<220 : 5..<25
+            #expect(window.waitFor(probe, timeout: 30) { Self.reddish(Self.mean($0, rows: rows)) } != nil,
+                    "nothing shown; stderr: \(Self.stderr(run))")
+            let share = try sentShare(served.name, rate: rate, length: served.length)
+            #expect(share < 0.5, "the first picture came only after \(Int(share * 100)) % of the file")
+            #expect(try bufferedAtFirstPicture(events) < 0.5)
+            // Then the rest: the photo's blue half, the animation's blue frames.
+            let rest = kind == "GIF" ? 20..<220 : 140..<220
+            #expect(window.waitFor(probe, timeout: 30) { Self.bluish(Self.mean($0, rows: rest)) } != nil,
+                    "the rest never came; stderr: \(Self.stderr(run))")
         }
     }
 }
