@@ -175,8 +175,10 @@ extension MediaviewProgram {
             #expect(Self.stderr(run).isEmpty, "\(Self.stderr(run))")
         }
 
-        @Test func aGIFCutAfterItsFirstFrameLeavesTheFrameAndOneLine() throws {
-            let served = try serve(try Self.animation(), ext: "gif")
+        /// At an address ending in .gif, and at one that does not say (known by its first bytes).
+        @Test(arguments: ["gif", nil] as [String?])
+        func aGIFCutAfterItsFirstFrameLeavesTheFrameAndOneLine(ext: String?) throws {
+            let served = try serve(try Self.animation(), ext: ext)
             let rate = served.length / 8
             let url = try TestEnvironment.http + "/trickle/\(rate)/reset/\(served.length / 2)/" + served.name
             let (run, window, probe, _) = try launch(url)
