@@ -45,19 +45,66 @@ static inline uint8_t level(int32_t sum) {
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+// One output pixel from its four sums: BGRX, red and blue where the source had them.
+static inline uint32_t pixel(uint32_t source_order, int swap_red_blue) {
+    uint32_t p = source_order;
+    if (swap_red_blue) p = (p & 0x0000FF00u) | ((p >> 16) & 0xFFu) | ((p & 0xFFu) << 16);
+    return p | 0xFF000000u;
+}
+
+// One output row down from the `taps` rows filtered across, weighed by `w`.
+static void down_row(const int16_t *const *rows, const int16_t *w, int32_t taps, int32_t width,
+                     int swap_red_blue, uint32_t *out) {
+    int32_t x = 0;
+#if defined(__x86_64__)
+    // Two pixels (8 samples) at a time, two taps per multiply-add: the rows' samples
+    // interleaved, so each 32-bit sum is one sample's pair of taps.
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i round = _mm_set1_epi32(1 << (WEIGHT_BITS + KEPT_BITS - 1));
+    for (; x + 2 <= width; x += 2) {
+        const size_t i = (size_t)x * 4;
+        __m128i lo = round, hi = round;
+        int32_t k = 0;
+        for (; k + 1 < taps; k += 2) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(rows[k] + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(rows[k + 1] + i));
+            __m128i pair = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)w[k + 1] << 16) | (uint16_t)w[k]));
+            lo = _mm_add_epi32(lo, _mm_madd_epi16(_mm_unpacklo_epi16(a, b), pair));
+            hi = _mm_add_epi32(hi, _mm_madd_epi16(_mm_unpackhi_epi16(a, b), pair));
+        }
+        if (k < taps) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(rows[k] + i));
+            __m128i single = _mm_set1_epi32((int32_t)(uint16_t)w[k]);
+            lo = _mm_add_epi32(lo, _mm_madd_epi16(_mm_unpacklo_epi16(a, zero), single));
+            hi = _mm_add_epi32(hi, _mm_madd_epi16(_mm_unpackhi_epi16(a, zero), single));
+        }
+        lo = _mm_srai_epi32(lo, WEIGHT_BITS + KEPT_BITS);
+        hi = _mm_srai_epi32(hi, WEIGHT_BITS + KEPT_BITS);
+        // Saturating packs clamp to 0...255 as `level` does.
+        __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(lo, hi), zero);
+        uint64_t two = (uint64_t)_mm_cvtsi128_si64(bytes);
+        out[x] = pixel((uint32_t)two, swap_red_blue);
+        out[x + 1] = pixel((uint32_t)(two >> 32), swap_red_blue);
+    }
+#endif
+    for (; x < width; x++) {
+        int32_t s[4] = {0, 0, 0, 0};
+        for (int32_t k = 0; k < taps; k++)
+            for (int c = 0; c < 4; c++) s[c] += rows[k][(size_t)x * 4 + c] * w[k];
+        uint32_t p = (uint32_t)level(s[0]) | (uint32_t)level(s[1]) << 8 | (uint32_t)level(s[2]) << 16;
+        out[x] = pixel(p, swap_red_blue);
+    }
+}
+
 void cscale_packed(const uint8_t *src, size_t src_stride, int swap_red_blue,
                    const cscale_filter *across, const cscale_filter *down,
                    uint8_t *dst, size_t dst_stride, int32_t width, int32_t row_begin, int32_t row_end,
-                   int16_t *scratch, int32_t *slots, int32_t *sums) {
+                   int16_t *scratch, int32_t *slots, const int16_t **rows) {
     const int32_t taps = down->taps;
     const size_t samples = (size_t)width * 4;
     for (int32_t k = 0; k < taps; k++) slots[k] = -1;
-    // Red's and blue's places in the source: BGRX keeps them, RGBA swaps them.
-    const int red = swap_red_blue ? 0 : 2, blue = swap_red_blue ? 2 : 0;
     for (int32_t y = row_begin; y < row_end; y++) {
         const int32_t first = down->first[y];
-        const int16_t *w = down->weights + (size_t)y * taps;
-        for (size_t i = 0; i < samples; i++) sums[i] = 0;
         for (int32_t k = 0; k < taps; k++) {
             // Each source row is filtered across once: row r lives in slot r % taps, and an
             // output's rows are consecutive, so none pushes out another that it needs.
@@ -67,17 +114,9 @@ void cscale_packed(const uint8_t *src, size_t src_stride, int swap_red_blue,
                 across_row(src + (size_t)r * src_stride, across, line, width);
                 slots[slot] = r;
             }
-            // Down, a row at a time over the whole width, which the compiler vectorises.
-            const int32_t weight = w[k];
-            for (size_t i = 0; i < samples; i++) sums[i] += line[i] * weight;
+            rows[k] = line;
         }
-        uint8_t *out = dst + (size_t)y * dst_stride;
-        for (int32_t x = 0; x < width; x++) {
-            const int32_t *s = sums + (size_t)x * 4;
-            out[x * 4 + 0] = level(s[blue]);
-            out[x * 4 + 1] = level(s[1]);
-            out[x * 4 + 2] = level(s[red]);
-            out[x * 4 + 3] = 255;
-        }
+        down_row(rows, down->weights + (size_t)y * taps, taps, width, swap_red_blue,
+                 (uint32_t *)(void *)(dst + (size_t)y * dst_stride));
     }
 }

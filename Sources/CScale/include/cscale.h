@@ -80,11 +80,12 @@ typedef struct {
 // (the unused byte 255) at `dst`, `dst_stride` bytes apart, from four-byte pixels at `src`;
 // with `swap_red_blue` the source is RGBA or RGBX, else BGRA or BGRX. Its alpha is not
 // read, as swscale does not. `scratch` holds `down->taps` rows of `width` * 4 16-bit
-// samples, `slots` `down->taps` integers and `sums` `width` * 4; they belong to this call alone.
+// samples, `slots` `down->taps` integers and `rows` `down->taps` pointers; they belong to
+// this call alone.
 void cscale_packed(const uint8_t *src, size_t src_stride, int swap_red_blue,
                    const cscale_filter *across, const cscale_filter *down,
                    uint8_t *dst, size_t dst_stride, int32_t width, int32_t row_begin, int32_t row_end,
-                   int16_t *scratch, int32_t *slots, int32_t *sums);
+                   int16_t *scratch, int32_t *slots, const int16_t **rows);
 
 #ifdef __cplusplus
 }

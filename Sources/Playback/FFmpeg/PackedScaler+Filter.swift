@@ -63,22 +63,22 @@ extension PackedScaler {
     }
 
     /// One band's working memory: the rows filtered across that its outputs need, which
-    /// source row each slot holds, and one output row's sums.
+    /// source row each slot holds, and where one output row's rows are.
     final class Scratch {
         let rows: UnsafeMutablePointer<Int16>
         let slots: UnsafeMutablePointer<Int32>
-        let sums: UnsafeMutablePointer<Int32>
+        let rowStarts: UnsafeMutablePointer<UnsafePointer<Int16>?>
 
         init(width: Int, taps: Int) {
             rows = .allocate(capacity: max(1, width * 4 * taps))
             slots = .allocate(capacity: max(1, taps))
-            sums = .allocate(capacity: max(1, width * 4))
+            rowStarts = .allocate(capacity: max(1, taps))
         }
 
         deinit {
             rows.deallocate()
             slots.deallocate()
-            sums.deallocate()
+            rowStarts.deallocate()
         }
     }
 }

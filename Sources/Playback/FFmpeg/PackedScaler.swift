@@ -94,7 +94,7 @@ final class PackedScaler {
                 var a = a, d = d
                 cscale_packed(source.base, source.stride, source.swap ? 1 : 0, &a, &d,
                               out.base.assumingMemoryBound(to: UInt8.self), out.stride, Int32(geometry.width),
-                              Int32(rows.lowerBound), Int32(rows.upperBound), s.rows, s.slots, s.sums)
+                              Int32(rows.lowerBound), Int32(rows.upperBound), s.rows, s.slots, s.rowStarts)
             }
         }
     }
