@@ -58,6 +58,9 @@ let package = Package(
         .target(name: "CSandbox", dependencies: ["CDelayLoad"], path: "Sources/CSandbox"),
         // The video scaler's horizontal pass: C for SSSE3's byte shuffle, chosen at run time.
         .target(name: "CScale", path: "Sources/CScale"),
+        // Video frames a worker decodes straight into memfds the viewer maps: C because
+        // libavcodec calls its buffer allocator and their free callbacks from its own threads.
+        .target(name: "CFrameShare", dependencies: ["CDelayLoad"], path: "Sources/CFrameShare"),
         // What every media module shares: the error type, locks and threads, file names.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "CDelayLoad"]),
         // Where a source's bytes come from: memory, the disk cache, or the HTTP client
@@ -68,7 +71,7 @@ let package = Package(
         // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFrameShare", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand", "CDelayLoad"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType", "CPNG"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.

@@ -13,7 +13,9 @@ enum Confinement {
     /// RGBA) decoded, managed and copied to its memfd, with room for the libraries.
     static let addressSpace: UInt64 = 2 << 30
     /// fds: the channel, stdio, a request's memfd and an answer's, and a few for libraries.
-    static let files: UInt64 = 16
+    /// A video's worker also holds each new slot's memfd until its first picture goes out:
+    /// as many as the decoder has pictures under way.
+    static func files(_ kind: WorkerKind) -> UInt64 { kind == .video ? 16 + UInt64(VideoWork.maxSlots) : 16 }
 
     /// Applies every step it can; the `SBX_*` bits of those applied.
     static func apply(_ kind: WorkerKind) -> Int32 {
@@ -23,7 +25,7 @@ enum Confinement {
         if sbx_no_new_privs() == 0 { done |= Int32(SBX_NO_NEW_PRIVS) }
         // Libraries that load or read files on first use do it now, while they still can.
         Warmup.run(kind)
-        if sbx_limits(addressSpace, files) == 0 { done |= Int32(SBX_RLIMITS) }
+        if sbx_limits(addressSpace, files(kind)) == 0 { done |= Int32(SBX_RLIMITS) }
         if sbx_unshare_net() == 0 { done |= Int32(SBX_USERNS) }
         if sbx_landlock_deny_all(sbx_landlock_abi()) == 0 { done |= Int32(SBX_LANDLOCK) }
         // seccomp needs no_new_privs without CAP_SYS_ADMIN; the load fails cleanly without it.

@@ -47,6 +47,7 @@ enum Warmup {
                       DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX]
         switch kind {
         case .photos: return photos
+        case .video: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE]
         case .drawings:
             return photos + [DELAYLOAD_AVIF, DELAYLOAD_HEIF, DELAYLOAD_JXL, DELAYLOAD_RSVG, DELAYLOAD_GOBJECT,
                              DELAYLOAD_GLIB, DELAYLOAD_CAIRO]

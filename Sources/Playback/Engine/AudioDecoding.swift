@@ -9,6 +9,7 @@ final class AudioDecoding: DecodeWork {
     /// The sound track may change while playing: a packet of another stream gets a
     /// decoder of its own, and the output keeps its rate (the resampler converts).
     private(set) var decoder: Decoder
+    var decoding: any PacketDecoding { decoder }
     private var stream: Int?
     private let kind: MediaInfo.Kind
     private let rate: Int

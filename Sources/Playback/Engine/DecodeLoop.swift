@@ -18,7 +18,7 @@ struct DecodeLoop {
             case .packet(let p, let s):
                 if s != serial.current { continue }
                 work.beforeSend(p)
-                let decoder = work.decoder
+                let decoder = work.decoding
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 if !work.own(p, serial: s) {
                     let r = decoder.send(p)
@@ -28,7 +28,7 @@ struct DecodeLoop {
                 if !work.drain(serial: s) { return }
             case .end(let s):
                 if s != serial.current { continue }
-                let decoder = work.decoder
+                let decoder = work.decoding
                 if s != decoderSerial { decoder.flush(); decoderSerial = s }
                 _ = decoder.send(nil)
                 if !work.drain(serial: s) { return }

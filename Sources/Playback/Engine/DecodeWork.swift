@@ -1,7 +1,7 @@
 /// What a decode stage does with the packets its loop feeds it (`DecodeLoop`).
 protocol DecodeWork: AnyObject {
     /// The decoder packets go to now (the sound stage may switch tracks).
-    var decoder: Decoder { get }
+    var decoding: any PacketDecoding { get }
     /// Generation `serial` starts; its output starts at `exact` (nil: the first frame), and
     /// its packets are of `stream` when the demuxer says.
     func begin(serial: Int, exact: ExactStart?, stream: StreamParameters?)

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import MediaCore
 import Web
 
 /// Opening the source on the demux thread: pictures with a decoder of their own, web
@@ -12,7 +13,7 @@ extension DemuxStage {
         /// A JPEG photo's one packet, read early for its orientation.
         var firstPacket: Packet?
         var subtitles: SubtitleStreams
-        var video: Decoder?
+        var video: (any PacketDecoding)?
         var audio: Decoder?
     }
 
@@ -88,7 +89,7 @@ extension DemuxStage {
         let firstPacket = turnUpright(d, streams: &streams)
         let subtitles = streams.info.isPlayable ? listTracks(d, audio: streams.audio, kind: streams.info.kind) : [:]
         var source = Source(demuxer: d, streams: streams, firstPacket: firstPacket, subtitles: subtitles)
-        do {
+        do throws(AVError) {
             if let v = streams.video {
                 let threads = options.source.decodeThreads > 0 ? options.source.decodeThreads
                     : options.untimed ? 0 : Decoder.realTimeThreads(for: d.stream(v))
@@ -96,8 +97,12 @@ extension DemuxStage {
                 // FFmpeg's checks the stored size, so it is told the stored size is allowed.
                 let stored = streams.info.width * streams.info.height
                 let maxPixels = budgetLowres(for: streams.info) > 0 ? stored : options.source.maxPixels
-                source.video = try Decoder(stream: d.stream(v), threads: threads, maxPixels: maxPixels,
-                                           lowres: max(lowres(for: streams.info), budgetLowres(for: streams.info)))
+                if let sandboxed = try sandboxedVideo(d.stream(v), kind: streams.info.kind, threads: threads, maxPixels: maxPixels) {
+                    source.video = sandboxed
+                } else {
+                    source.video = try Decoder(stream: d.stream(v), threads: threads, maxPixels: maxPixels,
+                                               lowres: max(lowres(for: streams.info), budgetLowres(for: streams.info)))
+                }
             }
             // Sound-only media is decoded even without sound output: its timestamps are
             // what makes it last as long as it should on the system clock.
@@ -112,10 +117,12 @@ extension DemuxStage {
         return source
     }
 
-    private func videoSetup(_ decoder: Decoder, info: MediaInfo) -> VideoDecodeStage.Setup {
+    private func videoSetup(_ decoder: any PacketDecoding, info: MediaInfo) -> VideoDecodeStage.Setup {
         // Pictures are colour managed; video colours are the video pipeline's.
         VideoDecodeStage.Setup(decoder: decoder, rotation: info.rotation, kind: info.kind,
-                               jpeg: JPEGStill(kind: info.kind, decoder: decoder, maxPixels: options.source.maxPixels),
+                               jpeg: (decoder as? Decoder).flatMap {
+                                   JPEGStill(kind: info.kind, decoder: $0, maxPixels: options.source.maxPixels)
+                               },
                                managesColour: info.kind == .image || info.kind == .animated)
     }
 

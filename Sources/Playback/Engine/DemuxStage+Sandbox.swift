@@ -1,3 +1,4 @@
+import CFFmpeg
 import Glibc
 import MediaCore
 import Web
@@ -54,6 +55,21 @@ extension DemuxStage {
     private func animation(_ bytes: [UInt8], name: String) throws(AVError) -> PictureSource? {
         switch try DecodeWorkers.shared.animation(bytes, name: name, options: options, cancelled: { self.isClosed }) {
         case .animation(let a): return a
+        case .inProcess: return nil
+        }
+    }
+}
+
+extension DemuxStage {
+    /// A video's pictures decoded by a worker of their own; nil when the sandbox is off, the
+    /// item is not a video (a picture or cover art decoded here with FFmpeg, when no worker
+    /// took it), or no worker can be had and the mode lets this process decode it.
+    func sandboxedVideo(_ stream: UnsafeMutablePointer<AVStream>, kind: MediaInfo.Kind, threads: Int,
+                        maxPixels: Int) throws(AVError) -> (any PacketDecoding)? {
+        guard options.sandbox != .off, kind == .video else { return nil }
+        switch try DecodeWorkers.shared.video(stream, threads: threads, maxPixels: maxPixels, name: SourceOptions.displayName(url),
+                                                options: options) {
+        case .decoder(let d): return d
         case .inProcess: return nil
         }
     }

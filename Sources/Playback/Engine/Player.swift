@@ -46,6 +46,9 @@ public final class Player {
     public var firstLook: FirstLook? { engine.firstLook }
     /// A problem met after opening (a network error mid-stream), if any.
     public var streamError: AVError? { engine.streamError }
+    /// Why the sandboxed decoder of the pictures stopped (crashed, killed by the sandbox,
+    /// hung), once it has: the item cannot go on. Nil while it decodes, or in this process.
+    public var decoderStopped: AVError? { engine.decoderStopped }
     /// Frames that were due but skipped because a later one was due too.
     public var droppedFrames: Int { engine.droppedFrames }
     /// How much of the source has arrived, 0...1 (1 for local files).

@@ -12,7 +12,7 @@ final class VideoDecodeStage: Sendable {
     struct Setup: @unchecked Sendable {
         // @unchecked: made on the demux thread and handed to this stage's thread, which is
         // the only one to touch the decoder from then on.
-        var decoder: Decoder
+        var decoder: any PacketDecoding
         /// Clockwise turn of every frame, from the stream's display matrix.
         var rotation: Int
         /// A still or an animation with nothing to show fails the item (`PictureCheck`).
@@ -32,6 +32,9 @@ final class VideoDecodeStage: Sendable {
     /// A picture that cannot be shown (a cut JPEG, a still with nothing decoded): set before
     /// the end is queued, so the viewer meets the failure, not a finished picture.
     let failure = Locked<AVError?>(nil)
+    /// The sandboxed decoder stopped (crashed, killed, hung): the item fails with this line,
+    /// whatever its kind.
+    let stopped = Locked<AVError?>(nil)
     // Atomics rather than a lock: each is one word the decode thread reads once per packet.
     /// The viewer shows the picture small (the thumbnail): decode more cheaply.
     let lowPower = Atomic<Bool>(false)

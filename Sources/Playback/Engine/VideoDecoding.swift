@@ -6,7 +6,8 @@ import MediaCore
 /// a picture showed something. Touched by that thread alone.
 final class VideoDecoding: DecodeWork {
     let stage: VideoDecodeStage
-    let decoder: Decoder
+    let decoder: any PacketDecoding
+    var decoding: any PacketDecoding { decoder }
     private let setup: VideoDecodeStage.Setup
     private let colour: PictureColour?
     private var frame = Frame()
@@ -30,7 +31,7 @@ final class VideoDecoding: DecodeWork {
         decoder = setup.decoder
         check = PictureCheck(name: stage.name, still: setup.kind == .image)
         dropsSeen = stage.drops.load(ordering: .relaxed)
-        let rate = av_q2d(decoder.ctx.pointee.framerate)
+        let rate = decoder.frameRate
         oneSecond = rate.isFinite && rate >= 1 && rate <= 240 ? Int(rate.rounded()) : 30
     }
 
@@ -71,6 +72,13 @@ final class VideoDecoding: DecodeWork {
             case .needsInput, .endOfStream:
                 return true
             case .failed(let e):
+                if let stopped = decoder.stopped {
+                    // The worker decoding the pictures is gone: the item ends with its line.
+                    stage.stopped.withLock { $0 = stopped }
+                    stage.frames.pushForced(.end(serial: s))
+                    stage.wake()
+                    return false
+                }
                 check.damaged(e.code, in: s)
                 return true
             }
@@ -120,7 +128,7 @@ final class VideoDecoding: DecodeWork {
         let low = stage.lowPower.load(ordering: .relaxed) || catchingUp > 0
         if low != lowPowerApplied {
             // A thumbnail does not show what the deblocking filter smooths.
-            decoder.ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
+            decoder.setLowPower(low)
             lowPowerApplied = low
         }
     }

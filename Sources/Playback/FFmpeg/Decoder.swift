@@ -28,8 +28,15 @@ final class Decoder: @unchecked Sendable {
         try self.init(codec: parameters.raw, timeBase: parameters.timeBase, threads: threads, maxPixels: maxPixels, lowres: 0)
     }
 
+    /// A decoder made from bare parameters, with `prepare` given the context before it
+    /// opens: a sandboxed worker gives its video decoder an allocator of its own there.
+    convenience init(codec par: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, maxPixels: Int,
+                     prepare: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws(AVError) {
+        try self.init(codec: par, timeBase: timeBase, threads: threads, maxPixels: maxPixels, lowres: 0, prepare: prepare)
+    }
+
     private init(codec par: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int, maxPixels: Int,
-                 lowres: Int) throws(AVError) {
+                 lowres: Int, prepare: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }) throws(AVError) {
         guard let codec = avcodec_find_decoder(par.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(par.pointee.codec_id))
             throw AVError(message: "no decoder for codec \(name)")
@@ -46,6 +53,7 @@ final class Decoder: @unchecked Sendable {
             // above the pixel budget instead of allocating them.
             c.pointee.max_pixels = Int64(maxPixels)
             c.pointee.lowres = Int32(max(0, min(lowres, Int(codec.pointee.max_lowres))))
+            prepare(c)
             try check(avcodec_open2(c, codec, nil), "cannot open the \(String(cString: codec.pointee.name)) decoder")
         } catch {
             avcodec_free_context(&cp)

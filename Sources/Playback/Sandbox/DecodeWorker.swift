@@ -105,6 +105,13 @@ final class DecodeWorker {
         return withoutActuallyEscaping(meanwhile) { wait(timeout: timeout, meanwhile: $0) }
     }
 
+    /// Waits at most `timeout` seconds for the worker's next message: one more answer to a
+    /// request answered in several (a video packet's pictures).
+    func next(timeout: Double) -> Outcome {
+        if let ended { return ended }
+        return wait(timeout: timeout)
+    }
+
     /// How often a wait that can be cancelled looks whether it was: a quit during a slow
     /// picture ends within this, not after the picture's whole time limit.
     private static let cancelCheck = 0.05

@@ -27,6 +27,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     let glanced = Atomic<Int>(0)
     /// Animations a worker of their own opened and answered the first frame of.
     let animated = Atomic<Int>(0)
+    /// Videos whose pictures a worker of their own decodes.
+    let videos = Atomic<Int>(0)
     /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
     let aheadCondition = Condition()
     /// Kinds of worker being started ahead right now (under `aheadCondition`): a still asked
@@ -63,6 +65,9 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// How many animations workers have opened to play.
     public var animationsPlayed: Int { animated.load(ordering: .relaxed) }
+
+    /// How many videos workers have opened to decode.
+    public var videosDecoded: Int { videos.load(ordering: .relaxed) }
 
     /// How many first looks (a photo's small picture, shown while it decodes) the workers made.
     public var firstLooksDecoded: Int { glanced.load(ordering: .relaxed) }

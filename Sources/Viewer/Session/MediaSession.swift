@@ -203,8 +203,9 @@ final class MediaSession {
         guard presented else { return t }
         // A still is one packet: a stream error there means the picture is damaged; an
         // animation reports one only when nothing of it can be shown.
-        if let e = p.streamError, SourceOptions.isNetwork(content.url ?? "") || p.info?.kind == .image
-            || p.info?.kind == .animated {
+        if let e = p.decoderStopped ?? p.streamError.flatMap({ e in
+            SourceOptions.isNetwork(content.url ?? "") || p.info?.kind == .image || p.info?.kind == .animated ? e : nil
+        }) {
             fail(MediaError(e.message), into: &t)
             return t
         }
