@@ -105,11 +105,25 @@ final class DecodeWorker {
         return withoutActuallyEscaping(meanwhile) { wait(timeout: timeout, meanwhile: $0) }
     }
 
+    /// Sends a message that is never answered; nil when sent, else how the worker ended.
+    func post(_ message: WorkerMessage) -> Outcome? {
+        if let ended { return ended }
+        return message.send(on: socket) ? nil : reap()
+    }
+
     /// Waits at most `timeout` seconds for the worker's next message: one more answer to a
     /// request answered in several (a video packet's pictures).
     func next(timeout: Double) -> Outcome {
         if let ended { return ended }
         return wait(timeout: timeout)
+    }
+
+    /// Whether the worker's end of the channel is still open: false once it died. A worker
+    /// never speaks unasked, so a waiting one that can be read from has hung up.
+    var isAlive: Bool {
+        guard ended == nil else { return false }
+        var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 0
     }
 
     /// How often a wait that can be cancelled looks whether it was: a quit during a slow

@@ -11,7 +11,8 @@ import MediaCore
 extension DecodeWorkers {
     /// Starts, on a thread of its own, the worker that the still at `path` (a file, or a web
     /// address whose path ends in a picture's extension) will need, and keeps it waiting.
-    /// Nothing starts for video, sound or a path that cannot be read.
+    /// A video gets the worker that decodes its pictures; nothing starts for sound or a path
+    /// that cannot be read.
     public func startAhead(for path: String) {
         guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
         startAhead(kind: kind)
@@ -47,13 +48,30 @@ extension DecodeWorkers {
     /// takes. A local file's first bytes decide, read without blocking on a pipe or device.
     static func kindAhead(for path: String) -> WorkerKind? {
         if path.contains("://") {
+            if videoExtensions.contains(StillFile.pathExtension(path)) { return .video }
             guard StillFile.namesStill(path) || StillFile.namesAnimation(path) else { return nil }
             let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
             return drawn.contains(StillFile.pathExtension(path)) ? .drawings : .photos
         }
         guard let file = StillFile.openRegular(path) else { return nil }
         close(file.fd)
+        if isVideo(file.head) && !StillFile.isStill(file.head, name: path) { return .video }
         guard StillFile.isStill(file.head, name: path) || StillFile.isAnimation(file.head) else { return nil }
         return WorkerKind.forStill(file.head, name: path)
+    }
+
+    /// What web addresses of videos end in.
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "m2ts", "flv", "ogv"]
+
+    /// Whether a file starting with `head` is in a video container: MP4 or QuickTime (but not
+    /// an M4A song), Matroska or WebM, AVI, MPEG-TS. A still in an ISO box (AVIF, HEIC) is
+    /// told apart by the caller first.
+    static func isVideo(_ head: [UInt8]) -> Bool {
+        guard head.count >= 12 else { return false }
+        let box = Array(head[4..<8]), brand = String(decoding: head[8..<12], as: UTF8.self)
+        if box == Array("ftyp".utf8) { return !brand.hasPrefix("M4A") && !brand.hasPrefix("M4B") }
+        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return true }
+        if head.starts(with: Array("RIFF".utf8)) { return Array(head[8..<12]) == Array("AVI ".utf8) }
+        return head[0] == 0x47 && head.count > 188 && head[188] == 0x47
     }
 }

@@ -142,8 +142,8 @@ extension DecodeWorkers {
 
     /// Asks a worker to try `what` (see the worker's `Probe`), waiting `timeout` seconds;
     /// tests only: workers honour probes only when started by a `testing` pool.
-    public func probe(_ what: String, timeout: Double? = nil) -> ProbeOutcome {
-        guard case .success(let worker)? = take() else { return .stopped("no worker") }
+    public func probe(_ what: String, kind: WorkerKind = .photos, timeout: Double? = nil) -> ProbeOutcome {
+        guard case .success(let worker)? = take(kind) else { return .stopped("no worker") }
         switch worker.exchange(WorkerMessage(kind: .probe, text: what), timeout: timeout ?? self.timeout) {
         case .answer(let m):
             give(back: worker)
@@ -157,8 +157,8 @@ extension DecodeWorkers {
     }
 
     /// The confinement steps of a worker (started if none waits), named as `missingSteps` names them.
-    public func confinement() -> (applied: Int32, missing: [String])? {
-        guard case .success(let worker)? = take() else { return nil }
+    public func confinement(_ kind: WorkerKind = .photos) -> (applied: Int32, missing: [String])? {
+        guard case .success(let worker)? = take(kind) else { return nil }
         give(back: worker)
         return (worker.steps, DecodeWorkers.missingSteps(worker.steps))
     }

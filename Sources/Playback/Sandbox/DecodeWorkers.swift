@@ -101,10 +101,17 @@ public final class DecodeWorkers: @unchecked Sendable {
     }
 
     /// An idle worker of `kind`, already started and warm, if one waits; none is started.
+    /// One that died while it waited (the kernel's OOM killer, a user's `kill`) is collected
+    /// and passed over, rather than failing the item that would have used it.
     func takeIdle(_ kind: WorkerKind) -> DecodeWorker? {
-        idle.withLock { all -> DecodeWorker? in
-            guard let i = all.lastIndex(where: { $0.kind == kind }) else { return nil }
-            return all.remove(at: i)
+        while true {
+            let taken = idle.withLock { all -> DecodeWorker? in
+                guard let i = all.lastIndex(where: { $0.kind == kind }) else { return nil }
+                return all.remove(at: i)
+            }
+            guard let worker = taken else { return nil }
+            if worker.isAlive { return worker }
+            worker.stop()
         }
     }
 

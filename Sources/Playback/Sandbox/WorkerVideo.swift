@@ -137,9 +137,7 @@ final class WorkerVideo: PacketDecoding {
     func flush() {
         ready = []
         last = .needsInput
-        if stopped == nil && !WorkerMessage(kind: .videoFlush).send(on: worker.socket) {
-            _ = stop(AVError(message: "\(name): the decoder stopped"))
-        }
+        if stopped == nil, let ended = worker.post(WorkerMessage(kind: .videoFlush)) { _ = stop(ended) }
     }
 
     func seconds(_ ts: Int64) -> Double? {
@@ -169,8 +167,8 @@ final class WorkerVideo: PacketDecoding {
         var i = 0
         while i < numbers.count {
             let part = Array(numbers[i..<min(i + 15, numbers.count)])
-            guard WorkerMessage(kind: .videoRelease, numbers: part).send(on: worker.socket) else {
-                _ = stop(AVError(message: "\(name): the decoder stopped"))
+            if let ended = worker.post(WorkerMessage(kind: .videoRelease, numbers: part)) {
+                _ = stop(ended)
                 return false
             }
             i += 15
@@ -196,6 +194,16 @@ final class WorkerVideo: PacketDecoding {
         }
         area = (fd, p, capacity)
         return (fd, p, true)
+    }
+
+    /// The worker ended (`outcome`): every later call fails with the line saying how.
+    private func stop(_ outcome: DecodeWorker.Outcome) -> Int32 {
+        do throws(AVError) {
+            _ = try pool.answer(outcome, worker: worker, name: name)
+            return stop(AVError(message: "\(name): the decoder stopped"))
+        } catch {
+            return stop(error)
+        }
     }
 
     /// Ends the worker; every later call fails with `error`, the line the item fails with.

@@ -104,4 +104,42 @@ struct PinnedThumbnailTests {
                 "red presented again")
         #expect(windows(probe, of: p).filter { $0.g.width < 1000 }.isEmpty, "no thumbnail left")
     }
+
+    @Test("A video whose sandboxed decoder crashes fails in one line; the pinned thumbnail beside it plays on")
+    func crashBesidePinned() throws {
+        let dir = try Scratch.directory("pinned-crash")
+        let crashing = dir + "/clip worker-crashes-later.mp4"
+        try FileManager.default.createSymbolicLink(atPath: crashing,
+                                                   withDestinationPath: try Fixtures.solidVideo("green", width: 320, height: 180, seconds: 5))
+        let errors = dir + "/stderr"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let p = try Run.start(Run.mediaview, ["--no-audio", "--loop", try Fixtures.colourSeconds(), crashing],
+                              environment: Run.environment(["XDG_STATE_HOME": state, "MEDIAVIEW_WORKER_TEST": "1"]),
+                              stderr: try FileHandle(forWritingTo: URL(fileURLWithPath: errors)))
+        defer { kill(p.processIdentifier, SIGTERM); Run.wait(p, timeout: 5) }
+        let probe = try ScreenProbe()
+        #expect(probe.waitFor(timeout: 10) { $0.matches(200, 300, 0xFF0000) } != nil, "the colours first")
+        let main = try #require(windows(probe, of: p).first { $0.g.width > 1000 }?.id)
+        try xdo(["key", "--window", "\(main)", "P"])
+        #expect(probe.waitFor(timeout: 10) { $0.matches(200, 300, 0x008000) && $0.matches(1000, 100, 0x008000) } != nil,
+                "the crashing video next, full size")
+        let line = "mediaview: \(crashing): the decoder stopped: crashed (SIGABRT)\n"
+        let deadline = Date().addingTimeInterval(10)
+        var said = ""
+        while Date() < deadline {
+            said = try String(contentsOfFile: errors, encoding: .utf8)
+            if !said.isEmpty { break }
+            usleep(50_000)
+        }
+        #expect(said == line, "\(said)")
+        // The thumbnail's own decoder is another worker: its colours go on changing, second by second.
+        let x = 1280 - 12 - 427 + 200, y = 720 - 12 - 240 + 120
+        var seen: Set<UInt32> = []
+        _ = probe.waitFor(timeout: 8) { shot in
+            for c in Fixtures.secondColours where shot.matches(x, y, c.rgb) { seen.insert(c.rgb) }
+            return seen.count >= 3
+        }
+        #expect(seen.count >= 3, "the pinned thumbnail stopped moving: \(seen)")
+        #expect(try String(contentsOfFile: errors, encoding: .utf8) == line, "one line, and nothing after it")
+    }
 }

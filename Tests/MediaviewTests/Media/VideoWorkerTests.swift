@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension MediaviewProgram {
+    /// A video's pictures come from a sandboxed worker: when that worker dies or hangs
+    /// mid-play, the video ends in one line and the queue goes on.
+    @Suite(.serialized) struct VideoWorker {
+        /// Test-only names make the worker abort, or stop answering, after 30 packets, as a
+        /// crafted frame breaking the H.264 decoder could: one line each, the next item
+        /// shows, and the program ends on its own saying an item failed.
+        @Test(arguments: [("worker-crashes-later", "crashed (SIGABRT)"), ("worker-hangs-later", "took too long")])
+        func aVideoWhoseDecoderStopsMidPlayFailsInOneLineAndTheQueueGoesOn(_ name: String, _ why: String) throws {
+            let dir = try Scratch.directory("video-worker-\(name)")
+            let video = dir + "/clip \(name).mp4"
+            try FileManager.default.createSymbolicLink(atPath: video,
+                                                       withDestinationPath: try Fixtures.solidVideo("red", seconds: 4))
+            let blue = try Fixtures.solidImage("blue", width: 64, height: 48)
+            let log = dir + "/events.jsonl"
+            let r = try mediaview(["--autoexit", "--image-duration", "0.3", "--no-audio", "--events", log, video, blue],
+                                  timeout: 30, environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+            #expect(!r.timedOut && r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+            #expect(lines(r.stderr) == ["mediaview: \(video): the decoder stopped: \(why)"], "\(r.stderr)")
+            #expect(Events.waitFor(log, "first_frame", index: 0, timeout: 1) != nil, "the video never showed")
+            #expect(Events.waitFor(log, "first_frame", index: 1, timeout: 1) != nil, "the picture after it never showed")
+        }
+    }
+}
