@@ -45,22 +45,26 @@ import TestSupport
         #expect(pool.picturesDecoded == 1)
     }
 
-    /// Video, sound, a folder, a pipe and a missing file start nothing; a web address is
-    /// judged by its extension, a drawing gets the drawings worker, and a GIF (played by a
-    /// worker frame by frame) the photos worker.
-    @Test func onlyAPictureStartsAWorkerAhead() throws {
+    /// Sound, a folder, a pipe and a missing file start nothing; a web address is judged by
+    /// its extension, a drawing gets the drawings worker, a GIF (played by a worker frame by
+    /// frame) the photos worker, and a video (MP4, WebM, Matroska, by its first bytes or its
+    /// address) the worker that decodes its pictures.
+    @Test func onlyAPictureOrAVideoStartsAWorkerAhead() throws {
         let fifo = NSTemporaryDirectory() + "start-ahead-\(getpid()).fifo"
         unlink(fifo)
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        let none = [try Fixtures.colourSeconds(), try Fixtures.tone(440), NSTemporaryDirectory(), fifo, "/nonexistent/picture.png", "https://example.invalid/clip.mp4",
-                    "https://example.invalid/photo"]
+        let none = [try Fixtures.tone(440), try Fixtures.tone(440, ext: "m4a"), NSTemporaryDirectory(), fifo,
+                    "/nonexistent/picture.png", "https://example.invalid/song.mp3", "https://example.invalid/photo"]
         for path in none {
             #expect(DecodeWorkers.kindAhead(for: path) == nil, "\(path) would start a worker")
         }
         let pool = DecodeWorkers(timeout: 10, testing: true)
         for path in none { pool.startAhead(for: path) }
         #expect(pool.idlePIDs.isEmpty)
+        let videos = [try Fixtures.colourSeconds(), try Fixtures.solidVideo("red", codec: "libvpx-vp9", ext: "webm"),
+                      try Fixtures.chapteredVideo(), "https://example.invalid/clip.mp4"]
+        for path in videos { #expect(DecodeWorkers.kindAhead(for: path) == .video, "\(path)") }
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.solidImage("red", width: 64, height: 48)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.JPG?size=big") == .photos)

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CSandbox
 import Foundation
 @testable import MediaCore
 @testable import Playback
@@ -80,9 +81,13 @@ import Testing
         for _ in 0..<3 {
             let d = PlayerDriver(path) { $0.untimed = true }
             _ = try d.ready()
-            let played = d.play(limit: 20)
+            var sharedWhilePlaying = false
+            let played = d.play(limit: 20) { shown in
+                if shown.count == 10 { sharedWhilePlaying = mapped() > 0 }
+                return false
+            }
             #expect(played.finished && played.frames.count == 60)
-            #expect(mapped() > 0, "the pictures did not come through shared memory")
+            #expect(sharedWhilePlaying, "the pictures did not come through shared memory")
             d.player.close()
         }
         #expect(mapped() == 0)
@@ -125,5 +130,72 @@ import Testing
         _ = try next.ready()
         #expect(next.play(limit: 20).frames.count == 60)
         #expect(next.player.decoderStopped == nil)
+    }
+}
+
+/// What a worker answers is not trusted: a picture message whose planes reach outside its
+/// slot, or a slot that could shrink under the viewer, is refused before a byte is read.
+@Suite struct VideoAnswerChecks {
+    /// A slot as a worker makes one: a memfd of `size` bytes, sealed against shrinking.
+    static func slot(_ size: Int, sealed: Bool = true) throws -> Int32 {
+        let fd = sbx_memfd("test-slot")
+        try #require(fd >= 0 && ftruncate(fd, off_t(size)) == 0)
+        if sealed { #expect(fcntl(fd, addSeals, sealShrink | sealGrow) == 0) }
+        return fd
+    }
+
+    // F_ADD_SEALS, F_SEAL_SHRINK and F_SEAL_GROW, which Glibc's module does not export.
+    static let addSeals: Int32 = 1033, sealShrink: Int32 = 2, sealGrow: Int32 = 4
+
+    /// A 64x48 YUV 4:2:0 picture message with its planes where `planes` says.
+    static func message(width: Int64 = 64, height: Int64 = 48, format: AVPixelFormat = AV_PIX_FMT_YUV420P,
+                        planes: [(offset: Int64, line: Int64)]) -> WorkerMessage {
+        var numbers: [Int64] = [1, 1, Int64(format.rawValue), width, height]
+        for i in 0..<4 { numbers.append(i < planes.count ? planes[i].offset << 24 | planes[i].line : 0) }
+        numbers += [0, 1, 0, VideoParameters.pack(AVRational(num: 1, den: 1)), 1, 0]
+        return WorkerMessage(kind: .videoFrame, numbers: numbers)
+    }
+
+    static let good: [(offset: Int64, line: Int64)] = [(0, 64), (3072, 32), (3840, 32)]
+
+    @Test func aPictureInsideItsSlotIsShown() throws {
+        let fd = try VideoAnswerChecks.slot(4608)
+        defer { close(fd) }
+        let slot = try #require(FrameSlot(fd: fd))
+        let released = Locked<[Int64]>([])
+        var frame = VideoFrameMessage.frame(VideoAnswerChecks.message(planes: VideoAnswerChecks.good), slot: slot,
+                                            release: FrameRelease(number: 7, slot: slot, released: released))
+        #expect(frame?.raw.pointee.width == 64 && frame?.raw.pointee.linesize.1 == 32)
+        frame = nil
+        #expect(released.withLock { $0 } == [7], "letting the picture go tells the worker its number")
+    }
+
+    @Test(arguments: [
+        ("a plane past the end", [(0, 64), (3072, 32), (4000, 32)], AV_PIX_FMT_YUV420P, Int64(64)),
+        ("lines shorter than a row", [(0, 32), (3072, 32), (3840, 32)], AV_PIX_FMT_YUV420P, Int64(64)),
+        ("a negative offset", [(-64, 64), (3072, 32), (3840, 32)], AV_PIX_FMT_YUV420P, Int64(64)),
+        ("wider than its lines", VideoAnswerChecks.good, AV_PIX_FMT_YUV420P, Int64(65_536 * 2)),
+        ("a hardware format", VideoAnswerChecks.good, AV_PIX_FMT_VAAPI, Int64(64)),
+        ("a format that does not exist", VideoAnswerChecks.good, AVPixelFormat(rawValue: 9999), Int64(64)),
+    ] as [(String, [(offset: Int64, line: Int64)], AVPixelFormat, Int64)])
+    func aPictureReachingOutsideItsSlotIsRefused(_ why: String, _ planes: [(offset: Int64, line: Int64)],
+                                                  _ format: AVPixelFormat, _ width: Int64) throws {
+        let fd = try VideoAnswerChecks.slot(4608)
+        defer { close(fd) }
+        let slot = try #require(FrameSlot(fd: fd))
+        let released = Locked<[Int64]>([])
+        let m = VideoAnswerChecks.message(width: width, format: format, planes: planes)
+        #expect(VideoFrameMessage.frame(m, slot: slot, release: FrameRelease(number: 1, slot: slot, released: released)) == nil, "\(why)")
+        #expect(released.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aSlotThatCouldShrinkIsRefused() throws {
+        let fd = try VideoAnswerChecks.slot(4608, sealed: false)
+        defer { close(fd) }
+        #expect(FrameSlot(fd: fd) == nil)
+        let empty = sbx_memfd("test-empty")
+        defer { close(empty) }
+        _ = fcntl(empty, VideoAnswerChecks.addSeals, VideoAnswerChecks.sealShrink)
+        #expect(FrameSlot(fd: empty) == nil)
     }
 }
