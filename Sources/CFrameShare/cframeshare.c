@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -162,12 +164,41 @@ static int fill(cfs_pool *pool, AVFrame *frame, int width, int height, const int
     return 0;
 }
 
+// Sound: every channel's plane (or the one interleaved plane) the same size, one after
+// the other, each aligned, as libavcodec lays a planar frame out.
+static int fill_sound(cfs_pool *pool, AVFrame *frame) {
+    int channels = frame->ch_layout.nb_channels, linesize;
+    int planes = av_sample_fmt_is_planar(frame->format) ? channels : 1;
+    if (channels <= 0 || planes > AV_NUM_DATA_POINTERS || frame->nb_samples <= 0) return AVERROR(EINVAL);
+    if (av_samples_get_buffer_size(&linesize, channels, frame->nb_samples, frame->format, PLANE_ALIGN) < 0)
+        return AVERROR(EINVAL);
+    size_t stride = ((size_t)linesize + PLANE_PAD + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
+    size_t total = stride * (size_t)planes;
+    pthread_mutex_lock(&pool->lock);
+    cfs_slot *s = take(pool, total);
+    if (!s) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
+    frame->buf[0] = av_buffer_create(s->base, total, release_slot, pool, 0);
+    if (!frame->buf[0]) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
+    s->busy = 1;
+    pool->refs++;
+    uint8_t *base = s->base;
+    pthread_mutex_unlock(&pool->lock);
+    for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) frame->data[i] = i < planes ? base + stride * (size_t)i : NULL;
+    frame->linesize[0] = linesize;
+    frame->extended_data = frame->data;
+    return 0;
+}
+
 int cfs_get_buffer2(AVCodecContext *ctx, AVFrame *frame, int flags) {
     cfs_pool *pool = ctx->opaque;
     // Decoders that cannot render into buffers of ours must use libavcodec's own; their
     // frames are copied into a slot instead (cfs_copy_into_slot).
-    if (!pool || ctx->codec_type != AVMEDIA_TYPE_VIDEO || !(ctx->codec->capabilities & AV_CODEC_CAP_DR1))
-        return avcodec_default_get_buffer2(ctx, frame, flags);
+    if (!pool || !(ctx->codec->capabilities & AV_CODEC_CAP_DR1)) return avcodec_default_get_buffer2(ctx, frame, flags);
+    if (ctx->codec_type == AVMEDIA_TYPE_AUDIO) {
+        if (frame->ch_layout.nb_channels > AV_NUM_DATA_POINTERS) return avcodec_default_get_buffer2(ctx, frame, flags);
+        return fill_sound(pool, frame);
+    }
+    if (ctx->codec_type != AVMEDIA_TYPE_VIDEO) return avcodec_default_get_buffer2(ctx, frame, flags);
     int w = frame->width, h = frame->height;
     if (w <= 0 || h <= 0) return AVERROR(EINVAL);
     int align[AV_NUM_DATA_POINTERS] = {0};
@@ -177,6 +208,16 @@ int cfs_get_buffer2(AVCodecContext *ctx, AVFrame *frame, int flags) {
 
 int cfs_copy_into_slot(cfs_pool *pool, const AVFrame *frame, AVFrame *out) {
     static const int align[4] = {PLANE_ALIGN, PLANE_ALIGN, PLANE_ALIGN, PLANE_ALIGN};
+    if (frame->nb_samples > 0) {
+        int r;
+        out->format = frame->format;
+        out->nb_samples = frame->nb_samples;
+        out->sample_rate = frame->sample_rate;
+        if ((r = av_channel_layout_copy(&out->ch_layout, &frame->ch_layout)) < 0) return r;
+        if ((r = fill_sound(pool, out)) < 0) return r;
+        if ((r = av_frame_copy(out, frame)) < 0) return r;
+        return av_frame_copy_props(out, frame);
+    }
     if (frame->width <= 0 || frame->height <= 0) return AVERROR(EINVAL);
     out->format = frame->format;
     out->width = frame->width;
@@ -206,6 +247,44 @@ int cfs_locate(cfs_pool *pool, const AVFrame *frame, cfs_place *place) {
     place->fd = s->fd;
     s->fd = -1;
     pthread_mutex_unlock(&pool->lock);
+    return 0;
+}
+
+int cfs_sound_layout(const AVFrame *frame, const cfs_place *place, int64_t *offset, int64_t *stride) {
+    int planes = av_sample_fmt_is_planar(frame->format) ? frame->ch_layout.nb_channels : 1;
+    if (planes < 1 || planes > AV_NUM_DATA_POINTERS || frame->extended_data != frame->data) return -1;
+    int64_t step = planes > 1 ? place->offsets[1] - place->offsets[0] : frame->linesize[0];
+    for (int i = 2; i < planes && i < 4; i++) if (place->offsets[i] - place->offsets[i - 1] != step) return -1;
+    for (int i = 4; i < planes; i++) if (frame->data[i] - frame->data[i - 1] != step) return -1;
+    if (step < frame->linesize[0]) return -1;
+    *offset = place->offsets[0];
+    *stride = step;
+    return 0;
+}
+
+int cfs_fits_sound(int format, int channels, int samples, int64_t offset, int64_t stride, size_t size) {
+    int bytes = av_get_bytes_per_sample(format);
+    if (bytes <= 0 || channels < 1 || channels > AV_NUM_DATA_POINTERS || samples < 1 || samples > (1 << 20)) return 0;
+    int planar = av_sample_fmt_is_planar(format);
+    int planes = planar ? channels : 1;
+    int64_t line = (int64_t)samples * bytes * (planar ? 1 : channels);
+    if (stride < line || stride > INT_MAX || offset < 0) return 0;
+    uint64_t end = (uint64_t)offset + (uint64_t)stride * (uint64_t)(planes - 1) + (uint64_t)line;
+    return end <= size;
+}
+
+int cfs_wrap_sound(AVFrame *frame, uint8_t *base, size_t size, int64_t offset, int64_t stride,
+                   void (*release)(void *opaque, uint8_t *data), void *opaque) {
+    int planar = av_sample_fmt_is_planar(frame->format);
+    int planes = planar ? frame->ch_layout.nb_channels : 1;
+    int bytes = av_get_bytes_per_sample(frame->format);
+    if (planes < 1 || planes > AV_NUM_DATA_POINTERS || bytes <= 0) return AVERROR(EINVAL);
+    frame->buf[0] = av_buffer_create(base, size, release, opaque, AV_BUFFER_FLAG_READONLY);
+    if (!frame->buf[0]) return AVERROR(ENOMEM);
+    for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) frame->data[i] = i < planes ? base + offset + stride * i : NULL;
+    // A sound frame's linesize[0] is one plane's bytes.
+    frame->linesize[0] = frame->nb_samples * bytes * (planar ? 1 : frame->ch_layout.nb_channels);
+    frame->extended_data = frame->data;
     return 0;
 }
 

@@ -15,7 +15,7 @@ enum Confinement {
     /// fds: the channel, stdio, a request's memfd and an answer's, and a few for libraries.
     /// A video's worker also holds each new slot's memfd until its first picture goes out:
     /// as many as the decoder has pictures under way.
-    static func files(_ kind: WorkerKind) -> UInt64 { kind == .video ? 16 + UInt64(VideoWork.maxSlots) : 16 }
+    static func files(_ kind: WorkerKind) -> UInt64 { kind == .media ? 16 + UInt64(StreamWork.maxSlots) : 16 }
 
     /// Applies every step it can; the `SBX_*` bits of those applied.
     static func apply(_ kind: WorkerKind) -> Int32 {

@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures, animations, videos' pictures, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures, animations, videos' pictures and sound, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -12,7 +12,7 @@ let channel: Int32 = 0
 let previews = PreviewServing(channel: channel)
 let regions = RegionServing()
 let animations = AnimationServing()
-let videos = VideoServing(channel: channel)
+let streams = StreamServing(channel: channel)
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -45,21 +45,21 @@ while let request = WorkerMessage.receive(on: channel) {
     case .animationNext where testing && animations.name.hasSuffix("worker-crashes-later.gif"):
         // Tests only: a decoder that crashes between frames, as a file could make it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
-    case .videoPacket where testing && videos.name.hasSuffix("worker-crashes-later.mp4") && videos.packets > 30:
-        // Tests only: a video decoder that crashes mid-play, as a crafted stream could make it.
+    case .streamPacket where testing && streams.name.contains("worker-crashes-later.") && streams.packets > 30:
+        // Tests only: a video or sound decoder that crashes mid-play, as a crafted stream could make it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
-    case .videoPacket where testing && videos.name.hasSuffix("worker-hangs-later.mp4") && videos.packets > 30:
-        // Tests only: a video decoder that stops answering mid-play.
+    case .streamPacket where testing && streams.name.contains("worker-hangs-later.") && streams.packets > 30:
+        // Tests only: a decoder that stops answering mid-play.
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
-    case .videoOpen:
-        answer = videos.open(request)
-    case .videoPacket:
-        answer = videos.packet(request)
-    case .videoRelease:
-        videos.release(request)
+    case .videoOpen, .soundOpen:
+        answer = streams.open(request)
+    case .streamPacket:
+        answer = streams.packet(request)
+    case .streamRelease:
+        streams.release(request)
         continue
-    case .videoFlush:
-        videos.flush()
+    case .streamFlush:
+        streams.flush()
         continue
     case .animationOpen:
         answer = animations.open(request)

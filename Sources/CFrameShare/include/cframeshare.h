@@ -1,7 +1,8 @@
 #ifndef MEDIAVIEW_CFRAMESHARE_H
 #define MEDIAVIEW_CFRAMESHARE_H
 
-// Video frames decoded by a sandboxed worker straight into memory the viewer also maps.
+// Video and sound frames decoded by a sandboxed worker straight into memory the viewer
+// also maps.
 //
 // The worker's libavcodec is given a get_buffer2 that carves every frame out of a memfd
 // (a "slot"), so the decoder writes the pixels where the viewer reads them: a frame
@@ -26,7 +27,8 @@ cfs_pool *cfs_pool_new(int max_slots);
 // Unmaps and closes every slot; call once the decoder and every frame held are freed.
 void cfs_pool_free(cfs_pool *pool);
 // libavcodec's get_buffer2, for a decoder whose `opaque` is a pool: the frame's planes
-// are laid out as libavcodec's own allocator does (aligned, padded), in one slot.
+// are laid out as libavcodec's own allocator does (aligned, padded), in one slot. Sound
+// with more channels than an AVFrame has plane pointers gets libavcodec's own buffers.
 int cfs_get_buffer2(AVCodecContext *ctx, AVFrame *frame, int flags);
 
 // Where a decoded frame lives: its slot, and each plane's offset in it.
@@ -53,6 +55,18 @@ void cfs_unmap_slot(uint8_t *base, size_t size);
 // `width` x `height` all lie within `size` bytes: 1 yes, 0 no. The worker is not trusted,
 // so nothing of a frame is read until this holds.
 int cfs_fits(int format, int width, int height, const int64_t offsets[4], const int64_t linesizes[4], size_t size);
+// Viewer side, for sound: whether `channels` planes (or one, interleaved) of `samples`
+// samples of `format`, the first at `offset` and each next one `stride` further, lie
+// within `size` bytes: 1 yes, 0 no.
+int cfs_fits_sound(int format, int channels, int samples, int64_t offset, int64_t stride, size_t size);
+// Viewer side, for sound: points `frame`'s planes into `base` (checked with
+// cfs_fits_sound) as cfs_wrap does; `frame` has its format, sample count and channel
+// layout set.
+int cfs_wrap_sound(AVFrame *frame, uint8_t *base, size_t size, int64_t offset, int64_t stride,
+                   void (*release)(void *opaque, uint8_t *data), void *opaque);
+// Worker side, for sound: the first plane's offset in its slot and the stride between
+// planes, for a frame cfs_locate found; 0, or -1 for planes not evenly laid out.
+int cfs_sound_layout(const AVFrame *frame, const cfs_place *place, int64_t *offset, int64_t *stride);
 // Viewer side: points `frame`'s planes into `base` (already checked with cfs_fits) and
 // gives it one read-only buffer reference whose end calls `release(opaque, base)`.
 int cfs_wrap(AVFrame *frame, uint8_t *base, size_t size, const int64_t offsets[4], const int64_t linesizes[4],

@@ -15,13 +15,15 @@ final class AudioDecodeStage: @unchecked Sendable {
     struct Setup: @unchecked Sendable {
         // @unchecked: made on the demux thread and handed to this stage's thread, which is
         // the only one to touch the decoder from then on.
-        var decoder: Decoder
+        var decoder: any SoundDecoding
         /// The container stream it decodes, to tell a track switch by.
         var stream: Int?
         /// Music or video, for the desktop's mixer.
         var kind: MediaInfo.Kind
         /// A picture is decoded beside the sound: the sound waits for its first frame.
         var waitsForPicture: Bool
+        /// The item's name, which a track switch's decoder says its failures with.
+        var name: String
     }
 
     /// What the main thread asks and the stage reports, under one lock, taken once per
@@ -53,6 +55,8 @@ final class AudioDecodeStage: @unchecked Sendable {
     // An atomic rather than the lock: one flag, set once by close() and read where a write
     // to the server fails, to tell a shutdown from a lost server.
     let closed = Atomic<Bool>(false)
+    /// The sandboxed decoder stopped (crashed, killed, hung): the item fails with this line.
+    let stopped = Locked<AVError?>(nil)
     /// Opened by the scheduler when a video's first picture shows; the sound waits for it.
     let firstPicture = PictureGate()
 
@@ -65,6 +69,11 @@ final class AudioDecodeStage: @unchecked Sendable {
     }
 
     /// Decodes `setup`'s stream from `packets` until closed; the body of the stage's thread.
+    /// A decoder for the sound track a user switched to (see `DecodeWorkers.soundDecoder`).
+    func soundDecoder(_ next: StreamParameters, name: String) throws(AVError) -> any SoundDecoding {
+        try DecodeWorkers.shared.soundDecoder(next, name: name, options: options)
+    }
+
     func run(_ setup: Setup, from packets: BoundedQueue<PacketItem>) {
         let work = AudioDecoding(stage: self, setup: setup)
         work.openOutput()

@@ -8,9 +8,10 @@ final class AudioDecoding: DecodeWork {
     let stage: AudioDecodeStage
     /// The sound track may change while playing: a packet of another stream gets a
     /// decoder of its own, and the output keeps its rate (the resampler converts).
-    private(set) var decoder: Decoder
+    private(set) var decoder: any SoundDecoding
     var decoding: any PacketDecoding { decoder }
     private var stream: Int?
+    private let name: String
     private let kind: MediaInfo.Kind
     private let rate: Int
     private let channels: Int
@@ -31,10 +32,11 @@ final class AudioDecoding: DecodeWork {
         self.stage = stage
         decoder = setup.decoder
         stream = setup.stream
+        name = setup.name
         kind = setup.kind
         waitsForPicture = setup.waitsForPicture
-        rate = Int(decoder.ctx.pointee.sample_rate)
-        channels = min(2, max(1, Int(decoder.ctx.pointee.ch_layout.nb_channels)))
+        rate = decoder.sampleRate
+        channels = decoder.channels
         resampler = Resampler(outRate: rate, outChannels: channels)
         tempo = TempoStage(sampleRate: rate, channels: channels)
     }
@@ -66,7 +68,7 @@ final class AudioDecoding: DecodeWork {
         started = (serial, exact)
         guard let next, next.index != stream else { return }
         do throws(AVError) {
-            decoder = try Decoder(parameters: next, threads: 1, maxPixels: stage.options.source.maxPixels)
+            decoder = try stage.soundDecoder(next, name: name)
             stream = next.index
         } catch {
             stage.options.onWarning("mediaview: cannot play that sound track: \(error.message)")
@@ -101,6 +103,12 @@ final class AudioDecoding: DecodeWork {
             case .needsInput, .endOfStream:
                 return true
             case .failed:
+                if let stopped = decoder.stopped {
+                    // The worker decoding the sound is gone: the item ends with its line.
+                    stage.stopped.withLock { $0 = stopped }
+                    stage.wake()
+                    return false
+                }
                 return true
             }
         }

@@ -14,7 +14,7 @@ extension DemuxStage {
         var firstPacket: Packet?
         var subtitles: SubtitleStreams
         var video: (any PacketDecoding)?
-        var audio: Decoder?
+        var audio: (any SoundDecoding)?
     }
 
     /// The thread body: opens the source, hands what it holds to `start` (which starts the
@@ -62,7 +62,8 @@ extension DemuxStage {
         start(Opened(info: info, video: source.video.map { videoSetup($0, info: info) },
                      audio: source.audio.map {
                          AudioDecodeStage.Setup(decoder: $0, stream: source.streams.audio, kind: info.kind,
-                                                waitsForPicture: source.video != nil && info.kind == .video)
+                                                waitsForPicture: source.video != nil && info.kind == .video,
+                                                name: SourceOptions.displayName(url))
                      }))
         state.withLock {
             $0.phase = .ready(info)
@@ -107,7 +108,11 @@ extension DemuxStage {
             // Sound-only media is decoded even without sound output: its timestamps are
             // what makes it last as long as it should on the system clock.
             if let a = streams.audio, options.audio || streams.info.kind == .audio {
-                source.audio = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
+                if let sandboxed = try sandboxedSound(d.stream(a), kind: streams.info.kind) {
+                    source.audio = sandboxed
+                } else {
+                    source.audio = try Decoder(stream: d.stream(a), threads: 1, maxPixels: options.source.maxPixels)
+                }
             }
         } catch {
             // A broken audio track should not sink a playable picture, but a broken

@@ -74,3 +74,16 @@ extension DemuxStage {
         }
     }
 }
+
+extension DemuxStage {
+    /// Sound (a song, a video's track) decoded by a worker of its own; nil when the sandbox
+    /// is off or no worker can be had and the mode lets this process decode it.
+    func sandboxedSound(_ stream: UnsafeMutablePointer<AVStream>, kind: MediaInfo.Kind) throws(AVError) -> (any SoundDecoding)? {
+        guard options.sandbox != .off, kind == .video || kind == .audio else { return nil }
+        switch try DecodeWorkers.shared.sound(stream.pointee.codecpar, timeBase: stream.pointee.time_base,
+                                              name: SourceOptions.displayName(url), options: options) {
+        case .decoder(let d): return d
+        case .inProcess: return nil
+        }
+    }
+}

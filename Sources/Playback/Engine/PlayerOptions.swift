@@ -36,7 +36,7 @@ public struct PlayerOptions: Sendable {
     /// Where a one-line problem that does not stop playback goes (a subtitle file that
     /// cannot be read); standard error unless the owner says otherwise.
     public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
-    /// Where still pictures (local files and web pictures), animations, videos' pictures, a
+    /// Where still pictures (local files and web pictures), animations, videos and songs, a
     /// local video's track previews and a zoomed photo's tiles are decoded: a sandboxed
     /// worker process unless off.
     public var sandbox = SandboxMode.automatic

@@ -3,7 +3,7 @@ import MediaCore
 
 /// What a decode stage asks of its decoder: packets in, frames out, a flush between seek
 /// generations. FFmpeg in this process (`Decoder`) does it, and so does a sandboxed worker
-/// decoding a video's pictures for this process (`WorkerVideo`).
+/// decoding a video's pictures for this process (`WorkerDecoder`).
 protocol PacketDecoding: AnyObject {
     /// Sends a packet (nil to drain); an FFmpeg error code below zero when refused.
     func send(_ packet: Packet?) -> Int32
@@ -34,4 +34,17 @@ extension Decoder: PacketDecoding {
     func setLowPower(_ low: Bool) {
         ctx.pointee.skip_loop_filter = low ? AVDISCARD_ALL : AVDISCARD_DEFAULT
     }
+}
+
+/// A sound decoder: what the audio stage sets its output up by.
+protocol SoundDecoding: PacketDecoding {
+    /// The stream's sample rate, which the output keeps.
+    var sampleRate: Int { get }
+    /// The channels played: the stream's, at most two.
+    var channels: Int { get }
+}
+
+extension Decoder: SoundDecoding {
+    var sampleRate: Int { Int(ctx.pointee.sample_rate) }
+    var channels: Int { min(2, max(1, Int(ctx.pointee.ch_layout.nb_channels))) }
 }

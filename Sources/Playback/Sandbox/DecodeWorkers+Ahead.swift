@@ -48,14 +48,14 @@ extension DecodeWorkers {
     /// takes. A local file's first bytes decide, read without blocking on a pipe or device.
     static func kindAhead(for path: String) -> WorkerKind? {
         if path.contains("://") {
-            if videoExtensions.contains(StillFile.pathExtension(path)) { return .video }
+            if videoExtensions.contains(StillFile.pathExtension(path)) { return .media }
             guard StillFile.namesStill(path) || StillFile.namesAnimation(path) else { return nil }
             let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
             return drawn.contains(StillFile.pathExtension(path)) ? .drawings : .photos
         }
         guard let file = StillFile.openRegular(path) else { return nil }
         close(file.fd)
-        if isVideo(file.head) && !StillFile.isStill(file.head, name: path) { return .video }
+        if isVideo(file.head) && !StillFile.isStill(file.head, name: path) { return .media }
         guard StillFile.isStill(file.head, name: path) || StillFile.isAnimation(file.head) else { return nil }
         return WorkerKind.forStill(file.head, name: path)
     }

@@ -29,6 +29,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     let animated = Atomic<Int>(0)
     /// Videos whose pictures a worker of their own decodes.
     let videos = Atomic<Int>(0)
+    /// Sound streams a worker of their own decodes.
+    let sounds = Atomic<Int>(0)
     /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
     let aheadCondition = Condition()
     /// Kinds of worker being started ahead right now (under `aheadCondition`): a still asked
@@ -68,6 +70,9 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// How many videos workers have opened to decode.
     public var videosDecoded: Int { videos.load(ordering: .relaxed) }
+
+    /// How many sound streams workers have opened to decode.
+    public var soundsDecoded: Int { sounds.load(ordering: .relaxed) }
 
     /// How many first looks (a photo's small picture, shown while it decodes) the workers made.
     public var firstLooksDecoded: Int { glanced.load(ordering: .relaxed) }

@@ -1,4 +1,4 @@
-/// Where still pictures, animations, videos' pictures, a local video's track previews and
+/// Where still pictures, animations, videos and songs, a local video's track previews and
 /// a zoomed photo's tiles are decoded: the viewer's safety against crafted files.
 public enum SandboxMode: String, Sendable, CaseIterable {
     /// In the sandboxed worker, with whatever confinement the kernel allows (said once when

@@ -28,7 +28,7 @@ enum VideoFrameMessage {
         let flags = Int64(p.key_frame != 0 ? 1 : 0) | Int64(p.interlaced_frame != 0 ? 2 : 0) | Int64(p.top_field_first != 0 ? 4 : 0)
         return WorkerMessage(kind: .videoFrame,
                              numbers: [number, place.slot, Int64(p.format), Int64(p.width), Int64(p.height)] + planes
-                                 + [p.best_effort_timestamp, p.pkt_duration, colour, VideoParameters.pack(p.sample_aspect_ratio),
+                                 + [p.best_effort_timestamp, p.pkt_duration, colour, StreamOpening.pack(p.sample_aspect_ratio),
                                     flags, p.pts],
                              fd: place.fd)
     }
@@ -80,7 +80,7 @@ enum VideoFrameMessage {
         f.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(colour >> 8 & 0xFF))
         f.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(colour >> 16 & 0xFF))
         f.pointee.colorspace = AVColorSpace(rawValue: UInt32(colour >> 24 & 0xFF))
-        f.pointee.sample_aspect_ratio = VideoParameters.unpack(n[12])
+        f.pointee.sample_aspect_ratio = StreamOpening.unpack(n[12])
         f.pointee.key_frame = n[13] & 1 != 0 ? 1 : 0
         f.pointee.interlaced_frame = n[13] & 2 != 0 ? 1 : 0
         f.pointee.top_field_first = n[13] & 4 != 0 ? 1 : 0

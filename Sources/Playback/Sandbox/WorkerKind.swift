@@ -9,8 +9,8 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     case photos
     /// SVG, AVIF, HEIC and JPEG XL: libraries that read files when they first draw or decode.
     case drawings
-    /// A video's pictures: FFmpeg's decoders, one video per worker.
-    case video
+    /// A video's pictures, or a sound stream: FFmpeg's decoders, one stream per worker.
+    case media
 
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {

@@ -62,26 +62,32 @@ public struct WorkerMessage {
         /// Worker to viewer: the file holds no picture (sound without cover art).
         case nothing = 21
         /// Viewer to worker: decode a video stream's pictures, described by `numbers`, its
-        /// codec's extra data in the fd (see `VideoParameters`); answered `videoOpened` or
-        /// `failure`. The worker keeps the decoder until the next `videoOpen`.
+        /// codec's extra data in the fd (see `StreamOpening`); answered `streamOpened` or
+        /// `failure`. The worker keeps the decoder until the next open.
         case videoOpen = 25
-        /// Worker to viewer: the video decoder is open.
-        case videoOpened = 26
+        /// Worker to viewer: the stream's decoder is open.
+        case streamOpened = 26
         /// Viewer to worker: decode the packet whose bytes are at the start of the packet
         /// memfd (sent with the first packet and again whenever a larger one is needed);
-        /// answered with a `videoFrame` per picture and then `videoDone`.
-        case videoPacket = 27
+        /// answered with a `videoFrame` or `soundFrame` per frame and then `streamDone`.
+        case streamPacket = 27
         /// Worker to viewer: a decoded picture, in a slot memfd (sent with the slot's first
         /// picture), described by `numbers` (see `VideoFrameMessage`).
         case videoFrame = 28
         /// Worker to viewer: the packet is decoded; `numbers[0]` is what the decoder said to
         /// it, `numbers[1]` and `[2]` what it said when asked for more.
-        case videoDone = 29
-        /// Viewer to worker: a seek; forget the pictures buffered. Never answered.
-        case videoFlush = 30
-        /// Viewer to worker: the viewer no longer holds the pictures numbered in `numbers`
+        case streamDone = 29
+        /// Viewer to worker: a seek; forget the frames buffered. Never answered.
+        case streamFlush = 30
+        /// Viewer to worker: decode a sound stream, described by `numbers`, its codec's
+        /// extra data in the fd (see `StreamOpening+Sound`); answered as `videoOpen` is.
+        case soundOpen = 32
+        /// Worker to viewer: decoded sound, in a slot memfd as a picture is, described by
+        /// `numbers` (see `SoundFrameMessage`).
+        case soundFrame = 33
+        /// Viewer to worker: the viewer no longer holds the frames numbered in `numbers`
         /// (0: none); their slots may be decoded into again. Never answered.
-        case videoRelease = 31
+        case streamRelease = 31
     }
 
     /// The largest message: the numbers and a line of text.

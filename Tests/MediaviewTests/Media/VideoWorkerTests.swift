@@ -26,3 +26,20 @@ extension MediaviewProgram {
         }
     }
 }
+
+extension MediaviewProgram.VideoWorker {
+    /// Sound is decoded by a worker too: a song whose decoder crashes mid-play ends in one
+    /// line, and the next item plays.
+    @Test func aSongWhoseDecoderCrashesMidPlayFailsInOneLineAndTheQueueGoesOn() throws {
+        let dir = try Scratch.directory("sound-worker-crash")
+        let song = dir + "/song worker-crashes-later.mp3"
+        try FileManager.default.createSymbolicLink(atPath: song, withDestinationPath: try Fixtures.tone(440, seconds: 4, ext: "mp3"))
+        let blue = try Fixtures.solidImage("blue", width: 64, height: 48)
+        let log = dir + "/events.jsonl"
+        let r = try mediaview(["--autoexit", "--image-duration", "0.3", "--events", log, song, blue],
+                              timeout: 30, environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+        #expect(!r.timedOut && r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+        #expect(lines(r.stderr) == ["mediaview: \(song): the decoder stopped: crashed (SIGABRT)"], "\(r.stderr)")
+        #expect(Events.waitFor(log, "first_frame", index: 1, timeout: 1) != nil, "the picture after it never showed")
+    }
+}

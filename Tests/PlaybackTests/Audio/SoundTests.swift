@@ -37,6 +37,20 @@ import Testing
         #expect(loud > 0.85 && loud < 1.2, "loud for \(loud) s")
     }
 
+    /// MP3's decoder runs in a sandboxed worker, and what comes back through its shared
+    /// memory is the tone, for its length.
+    @Test("A 1 kHz MP3 decoded by a sandboxed worker is heard at 1 kHz, for about its length")
+    func toneFromAWorker() throws {
+        let before = DecodeWorkers.shared.soundsDecoded
+        let r = try record(try Fixtures.tone(1000, seconds: 1, ext: "mp3"))
+        #expect(DecodeWorkers.shared.soundsDecoded == before + 1, "the sound was not decoded by a worker")
+        #expect(r.run.finished)
+        let f = try #require(AudioProbe.dominantFrequency(r.samples), "nothing audible was recorded")
+        #expect(abs(f - 1000) <= 10, "heard \(f) Hz")
+        let loud = loudSeconds(r.samples)
+        #expect(loud > 0.85 && loud < 1.2, "loud for \(loud) s")
+    }
+
     /// Faster or slower, a tone keeps its pitch, and lasts its length divided by the speed.
     @Test("At another speed a 1 kHz tone is still heard at 1 kHz, for its length over the speed",
           arguments: [0.5, 2, 4])

@@ -64,7 +64,7 @@ import TestSupport
         #expect(pool.idlePIDs.isEmpty)
         let videos = [try Fixtures.colourSeconds(), try Fixtures.solidVideo("red", codec: "libvpx-vp9", ext: "webm"),
                       try Fixtures.chapteredVideo(), "https://example.invalid/clip.mp4"]
-        for path in videos { #expect(DecodeWorkers.kindAhead(for: path) == .video, "\(path)") }
+        for path in videos { #expect(DecodeWorkers.kindAhead(for: path) == .media, "\(path)") }
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.solidImage("red", width: 64, height: 48)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.JPG?size=big") == .photos)

@@ -100,12 +100,12 @@ import Testing
     @Test func theVideoWorkerIsConfined() throws {
         let pool = DecodeWorkers(timeout: 2, testing: true)
         defer { pool.stopAll() }
-        #expect(pool.confinement(.video)?.missing == [])
+        #expect(pool.confinement(.media)?.missing == [])
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
-        #expect(SandboxTests.refused(pool.probe("open:/etc/passwd", kind: .video)))
-        #expect(SandboxTests.refused(pool.probe("open:" + home, kind: .video)))
-        #expect(pool.probe("tcp:9", kind: .video) == .stopped("killed by the sandbox (SIGSYS)"))
-        #expect(pool.probe("exec:/bin/true", kind: .video) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(SandboxTests.refused(pool.probe("open:/etc/passwd", kind: .media)))
+        #expect(SandboxTests.refused(pool.probe("open:" + home, kind: .media)))
+        #expect(pool.probe("tcp:9", kind: .media) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("exec:/bin/true", kind: .media) == .stopped("killed by the sandbox (SIGSYS)"))
     }
 
     /// A worker killed from outside mid-play ends its video with one line; the next video
@@ -116,7 +116,7 @@ import Testing
         _ = try d.ready()
         let first = d.play(limit: 10) { $0.count >= 5 }
         #expect(first.frames.count == 5)
-        let workers = try Run.process("pgrep", ["-P", "\(getpid())", "-f", "mediaview-worker video"], timeout: 5)
+        let workers = try Run.process("pgrep", ["-P", "\(getpid())", "-f", "mediaview-worker media"], timeout: 5)
         let pids = workers.stdout.split(separator: "\n").compactMap { Int32($0) }
         #expect(!pids.isEmpty)
         for pid in pids { kill(pid, SIGKILL) }
@@ -152,7 +152,7 @@ import Testing
                         planes: [(offset: Int64, line: Int64)]) -> WorkerMessage {
         var numbers: [Int64] = [1, 1, Int64(format.rawValue), width, height]
         for i in 0..<4 { numbers.append(i < planes.count ? planes[i].offset << 24 | planes[i].line : 0) }
-        numbers += [0, 1, 0, VideoParameters.pack(AVRational(num: 1, den: 1)), 1, 0]
+        numbers += [0, 1, 0, StreamOpening.pack(AVRational(num: 1, den: 1)), 1, 0]
         return WorkerMessage(kind: .videoFrame, numbers: numbers)
     }
 

@@ -3,12 +3,12 @@ import CFrameShare
 import Glibc
 import MediaCore
 
-/// A video's pictures decoded in a worker for the viewer (the worker's side of
-/// `WorkerVideo`): packets in from the viewer's demuxer, pictures out in slot memfds the
-/// viewer maps, decoded there directly (`cfs_get_buffer2`), so no picture is copied on its
-/// way across. The worker keeps each picture it hands over until the viewer says it is done
+/// A video's pictures, or its sound, decoded in a worker for the viewer (the worker's side
+/// of `WorkerDecoder`): packets in from the viewer's demuxer, frames out in slot memfds the
+/// viewer maps, decoded there directly (`cfs_get_buffer2`), so no frame is copied on its
+/// way across. The worker keeps each frame it hands over until the viewer says it is done
 /// with it, so its slot is not decoded into while the viewer may still read it.
-public final class VideoWork {
+public final class StreamWork {
     private var decoder: Decoder?
     private let pool: OpaquePointer
     /// Pictures the viewer holds, by number.
@@ -17,21 +17,24 @@ public final class VideoWork {
     /// The viewer's packet memfd, mapped read-only; replaced when a larger one comes.
     private var area: (base: UnsafeMutableRawPointer, size: Int)?
     private var lowPower = false
+    /// The stream is sound: frames go out as `soundFrame`.
+    private let sound: Bool
     /// Slots at most: a 4K stream's references, frame threads and the viewer's queue fit.
     public static let maxSlots: Int32 = 48
 
     /// Opens the decoder an open request describes; throws the one line when it cannot.
     public init(_ m: WorkerMessage) throws(AVError) {
-        let name = m.text.isEmpty ? "video" : m.text
-        guard let pool = cfs_pool_new(VideoWork.maxSlots) else { throw AVError(message: "\(name): out of memory") }
+        let name = m.text.isEmpty ? "media" : m.text
+        sound = m.kind == .soundOpen
+        guard let pool = cfs_pool_new(StreamWork.maxSlots) else { throw AVError(message: "\(name): out of memory") }
         self.pool = pool
-        guard let opened = VideoParameters.parameters(m) else {
+        guard let opened = StreamOpening.parameters(m) else {
             cfs_pool_free(pool)
             throw AVError(message: "\(name): the request was malformed")
         }
         var par: UnsafeMutablePointer<AVCodecParameters>? = opened.raw
         defer { avcodec_parameters_free(&par) }
-        let rate = VideoParameters.unpack(m.numbers[11])
+        let rate = opened.frameRate
         do {
             decoder = try Decoder(codec: opened.raw, timeBase: opened.timeBase, threads: opened.threads,
                                   maxPixels: opened.maxPixels) { ctx in
@@ -53,10 +56,10 @@ public final class VideoWork {
         cfs_pool_free(pool)
     }
 
-    /// Decodes the packet a `videoPacket` request describes, sending each picture with
-    /// `send`; the `videoDone` answer.
+    /// Decodes the packet a `streamPacket` request describes, sending each picture with
+    /// `send`; the `streamDone` answer.
     public func packet(_ m: WorkerMessage, send: (WorkerMessage) -> Bool) -> WorkerMessage {
-        guard let decoder else { return WorkerMessage(kind: .failure, text: "video: none is open") }
+        guard let decoder else { return WorkerMessage(kind: .failure, text: "stream: none is open") }
         let n = m.numbers
         if m.fd >= 0 {
             if let area { munmap(area.base, area.size) }
@@ -77,7 +80,7 @@ public final class VideoWork {
             sent = decoder.send(nil)
         } else {
             guard let area, size <= area.size else {
-                return WorkerMessage(kind: .failure, text: "video: the packet was malformed")
+                return WorkerMessage(kind: .failure, text: "stream: the packet was malformed")
             }
             let packet = Packet()
             guard av_new_packet(packet.raw, Int32(size)) >= 0 else { return done(cff_averror(ENOMEM), .failed(AVError(code: cff_averror(ENOMEM), "out of memory"))) }
@@ -108,7 +111,7 @@ public final class VideoWork {
         case .endOfStream: status = (1, 0)
         case .failed(let e): status = (2, Int64(e.code))
         }
-        return WorkerMessage(kind: .videoDone, numbers: [Int64(sent), status.0, status.1])
+        return WorkerMessage(kind: .streamDone, numbers: [Int64(sent), status.0, status.1])
     }
 
     /// The message for a decoded picture, kept until the viewer releases it; nil without memory.
@@ -124,6 +127,7 @@ public final class VideoWork {
         let number = nextNumber
         nextNumber += 1
         held[number] = frame
+        if sound { return SoundFrameMessage.make(frame.raw, number: number, place: place) }
         return VideoFrameMessage.make(frame.raw, number: number, place: place)
     }
 

@@ -1,14 +1,15 @@
 import MediaCore
 import Playback
 
-/// The video a worker decodes for the viewer: opened with `videoOpen`, its decoder kept
-/// between packets until the next open or the worker's end.
-final class VideoServing {
+/// The stream (a video's pictures, or sound) a worker decodes for the viewer: opened with
+/// `videoOpen` or `soundOpen`, its decoder kept between packets until the next open or the
+/// worker's end.
+final class StreamServing {
     private let channel: Int32
-    private var work: VideoWork?
-    /// The open video's name, for the tests' crashing files.
+    private var work: StreamWork?
+    /// The open stream's item name, for the tests' crashing files.
     private(set) var name = ""
-    /// Packets the open video has had, for the tests' files that fail mid-play.
+    /// Packets the open stream has had, for the tests' files that fail mid-play.
     private(set) var packets = 0
 
     init(channel: Int32) { self.channel = channel }
@@ -19,8 +20,8 @@ final class VideoServing {
         name = m.text
         packets = 0
         do throws(AVError) {
-            work = try VideoWork(m)
-            return WorkerMessage(kind: .videoOpened)
+            work = try StreamWork(m)
+            return WorkerMessage(kind: .streamOpened)
         } catch {
             return WorkerMessage(kind: .failure, text: error.message)
         }
@@ -28,7 +29,7 @@ final class VideoServing {
 
     /// Decodes one packet: its pictures are sent as they come, then the answer.
     func packet(_ m: WorkerMessage) -> WorkerMessage {
-        guard let work else { return WorkerMessage(kind: .failure, text: "video: none is open") }
+        guard let work else { return WorkerMessage(kind: .failure, text: "stream: none is open") }
         packets += 1
         return work.packet(m) { $0.send(on: channel) }
     }

@@ -3,21 +3,24 @@ import CSandbox
 import Glibc
 import MediaCore
 
-/// A video's pictures decoded by a sandboxed worker of its own: the decoder the video
-/// decode stage sends packets to when the sandbox is on.
+/// A video's pictures, or its sound, decoded by a sandboxed worker of their own: the
+/// decoder a decode stage sends packets to when the sandbox is on.
 ///
-/// H.264, HEVC, VP9 and AV1 decoders are the largest parsers a video reaches, and here they
-/// run in a process with no files, no network and no display. Each packet goes over in a
-/// memfd this side writes; the pictures come back in slot memfds the worker decoded them
-/// into, mapped here once, so none is copied on the way. A picture's slot is the worker's
-/// again once the last reference here goes; the numbers of those let go go back with the
-/// next packet. Used by the decode thread alone.
-final class WorkerVideo: PacketDecoding {
+/// H.264, HEVC, VP9 and AV1 decoders are the largest parsers a video reaches, and AAC,
+/// Opus, MP3 and the rest parse every byte of a song; here they run in a process with no
+/// files, no network and no display. Each packet goes over in a memfd this side writes; the
+/// frames come back in slot memfds the worker decoded them into, mapped here once, so none
+/// is copied on the way. A frame's slot is the worker's again once the last reference here
+/// goes; the numbers of those let go go back with the next packet. Used by the decode
+/// thread alone.
+final class WorkerDecoder: PacketDecoding {
     private let worker: DecodeWorker
     private let pool: DecodeWorkers
     private let name: String
     private let timeBase: AVRational
     let frameRate: Double
+    /// A sound stream's rate and channels played (at most two), as the stream declares them.
+    private let sound: (rate: Int, channels: Int)?
     /// Pictures answered to the last packet, not yet taken, and what the decoder said after them.
     private var ready: [Frame] = []
     private var last: Decoder.ReceiveResult = .needsInput
@@ -32,12 +35,14 @@ final class WorkerVideo: PacketDecoding {
     /// How long one packet may take before the worker is taken to hang and is replaced.
     static let packetTime = 3.0
 
-    private init(worker: DecodeWorker, pool: DecodeWorkers, name: String, timeBase: AVRational, frameRate: Double) {
+    private init(worker: DecodeWorker, pool: DecodeWorkers, name: String, timeBase: AVRational, frameRate: Double,
+                 sound: (rate: Int, channels: Int)?) {
         self.worker = worker
         self.pool = pool
         self.name = name
         self.timeBase = timeBase
         self.frameRate = frameRate
+        self.sound = sound
     }
 
     deinit {
@@ -51,10 +56,29 @@ final class WorkerVideo: PacketDecoding {
     /// The worker's process id.
     var pid: Int32 { worker.pid }
 
-    /// Opens `stream`'s decoder in `worker` (taken over: stopped with the video, or now on failure).
-    static func open(_ stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, worker: DecodeWorker,
-                     pool: DecodeWorkers, name: String) throws(AVError) -> WorkerVideo {
-        guard let request = VideoParameters.request(stream, threads: threads, maxPixels: maxPixels, name: name) else {
+    /// Opens a video stream's decoder in `worker` (taken over: stopped with the video, or
+    /// now on failure).
+    static func video(_ stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, worker: DecodeWorker,
+                      pool: DecodeWorkers, name: String) throws(AVError) -> WorkerDecoder {
+        var rate = av_q2d(stream.pointee.avg_frame_rate)
+        if !rate.isFinite || rate <= 0 { rate = av_q2d(stream.pointee.r_frame_rate) }
+        let request = StreamOpening.request(stream, threads: threads, maxPixels: maxPixels, name: name)
+        try open(request, worker: worker, pool: pool, name: name)
+        return WorkerDecoder(worker: worker, pool: pool, name: name, timeBase: stream.pointee.time_base,
+                             frameRate: rate.isFinite && rate > 0 ? rate : 0, sound: nil)
+    }
+
+    /// Opens a sound stream's decoder in `worker`, as `video` does.
+    static func sound(_ par: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, worker: DecodeWorker,
+                      pool: DecodeWorkers, name: String) throws(AVError) -> WorkerDecoder {
+        try open(StreamOpening.soundRequest(par, timeBase: timeBase, name: name), worker: worker, pool: pool, name: name)
+        let layout = par.pointee.ch_layout
+        return WorkerDecoder(worker: worker, pool: pool, name: name, timeBase: timeBase, frameRate: 0,
+                             sound: (Int(par.pointee.sample_rate), min(2, max(1, Int(layout.nb_channels)))))
+    }
+
+    private static func open(_ request: WorkerMessage?, worker: DecodeWorker, pool: DecodeWorkers, name: String) throws(AVError) {
+        guard let request else {
             worker.stop()
             throw AVError(message: "\(name): out of memory")
         }
@@ -67,14 +91,10 @@ final class WorkerVideo: PacketDecoding {
             throw error
         }
         if m.fd >= 0 { close(m.fd) }
-        guard m.kind == .videoOpened else {
+        guard m.kind == .streamOpened else {
             worker.stop()
             throw AVError(message: m.text.isEmpty ? "\(name): the decoder failed" : m.text)
         }
-        var rate = av_q2d(stream.pointee.avg_frame_rate)
-        if !rate.isFinite || rate <= 0 { rate = av_q2d(stream.pointee.r_frame_rate) }
-        return WorkerVideo(worker: worker, pool: pool, name: name, timeBase: stream.pointee.time_base,
-                           frameRate: rate.isFinite && rate > 0 ? rate : 0)
     }
 
     func send(_ packet: Packet?) -> Int32 {
@@ -94,7 +114,7 @@ final class WorkerVideo: PacketDecoding {
         } else {
             numbers = [-1, 0, 0, 0, 0, lowPower ? 1 : 0]
         }
-        var outcome = worker.exchange(WorkerMessage(kind: .videoPacket, numbers: numbers, fd: fd), timeout: WorkerVideo.packetTime)
+        var outcome = worker.exchange(WorkerMessage(kind: .streamPacket, numbers: numbers, fd: fd), timeout: WorkerDecoder.packetTime)
         while true {
             let m: WorkerMessage
             do throws(AVError) {
@@ -103,10 +123,10 @@ final class WorkerVideo: PacketDecoding {
                 return stop(error)
             }
             switch m.kind {
-            case .videoFrame:
+            case .videoFrame where sound == nil, .soundFrame where sound != nil:
                 guard take(m) else { return stop(AVError(message: "\(name): the decoder's answer was malformed")) }
-                outcome = worker.next(timeout: WorkerVideo.packetTime)
-            case .videoDone:
+                outcome = worker.next(timeout: WorkerDecoder.packetTime)
+            case .streamDone:
                 let n = m.numbers
                 switch n[1] {
                 case 1: last = .endOfStream
@@ -137,7 +157,7 @@ final class WorkerVideo: PacketDecoding {
     func flush() {
         ready = []
         last = .needsInput
-        if stopped == nil, let ended = worker.post(WorkerMessage(kind: .videoFlush)) { _ = stop(ended) }
+        if stopped == nil, let ended = worker.post(WorkerMessage(kind: .streamFlush)) { _ = stop(ended) }
     }
 
     func seconds(_ ts: Int64) -> Double? {
@@ -151,12 +171,14 @@ final class WorkerVideo: PacketDecoding {
         defer { if m.fd >= 0 { close(m.fd) } }
         let id = m.numbers[1]
         if m.fd >= 0 {
-            guard slots[id] == nil, slots.count < Int(VideoWork.maxSlots) * 2, let slot = FrameSlot(fd: m.fd) else { return false }
+            guard slots[id] == nil, slots.count < Int(StreamWork.maxSlots) * 2, let slot = FrameSlot(fd: m.fd) else { return false }
             slots[id] = slot
         }
         guard let slot = slots[id] else { return false }
         let release = FrameRelease(number: m.numbers[0], slot: slot, released: released)
-        guard let frame = VideoFrameMessage.frame(m, slot: slot, release: release) else { return false }
+        let made = m.kind == .soundFrame ? SoundFrameMessage.frame(m, slot: slot, release: release)
+            : VideoFrameMessage.frame(m, slot: slot, release: release)
+        guard let frame = made else { return false }
         ready.append(frame)
         return true
     }
@@ -167,7 +189,7 @@ final class WorkerVideo: PacketDecoding {
         var i = 0
         while i < numbers.count {
             let part = Array(numbers[i..<min(i + 15, numbers.count)])
-            if let ended = worker.post(WorkerMessage(kind: .videoRelease, numbers: part)) {
+            if let ended = worker.post(WorkerMessage(kind: .streamRelease, numbers: part)) {
                 _ = stop(ended)
                 return false
             }
@@ -213,4 +235,9 @@ final class WorkerVideo: PacketDecoding {
         ready = []
         return cff_averror(EIO)
     }
+}
+
+extension WorkerDecoder: SoundDecoding {
+    var sampleRate: Int { sound?.rate ?? 0 }
+    var channels: Int { sound?.channels ?? 0 }
 }
