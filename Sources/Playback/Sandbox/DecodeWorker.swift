@@ -1,5 +1,6 @@
 import CSandbox
 import Glibc
+import MediaCore
 
 /// One running `mediaview-worker` process and its end of the channel.
 final class DecodeWorker {
@@ -167,6 +168,21 @@ final class DecodeWorker {
         guard ended == nil else { return }
         kill(pid, SIGKILL)
         _ = reap()
+    }
+
+    /// Ends the process and closes the channel now, and collects it on a thread of its own:
+    /// the kernel takes a few milliseconds to tear down a decoder's memory, which the next
+    /// item the user moved to should not wait for. For a worker no longer wanted at all.
+    func stopInBackground() {
+        guard ended == nil else { return }
+        kill(pid, SIGKILL)
+        close(socket)
+        ended = .stopped(DecodeWorker.describe(status: SIGKILL))
+        let pid = pid
+        NamedThread.start(name: "worker-reap") {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
     }
 
     private func reap() -> Outcome {

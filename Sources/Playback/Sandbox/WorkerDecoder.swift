@@ -46,7 +46,7 @@ final class WorkerDecoder: PacketDecoding {
     }
 
     deinit {
-        worker.stop()
+        worker.stopInBackground()
         if let area {
             munmap(area.base, area.size)
             close(area.fd)
