@@ -12,11 +12,14 @@ import Playback
 /// that would find its files refused and the picture shown without text, or not at all.
 enum Warmup {
     /// Decodes each warm-up picture `kind` needs, colour managed, and drops the answers: a
-    /// photos worker only sets up FFmpeg and Little CMS with a PNG.
+    /// photos worker only sets up FFmpeg and Little CMS with a PNG, a media worker nothing.
     static func run(_ kind: WorkerKind) {
         load(libraries(for: kind))
         // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
         Playback.silenceFFmpegLog()
+        // A media worker only decodes packets: libavcodec needs no warm-up, and reading a
+        // picture would load libavformat, whose network and container libraries it never uses.
+        if kind == .media { return }
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
         var pictures: [(String, [UInt8])] = []
         if let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) { pictures.append(("warm-up.png", png)) }
@@ -47,7 +50,7 @@ enum Warmup {
                       DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX]
         switch kind {
         case .photos: return photos
-        case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE]
+        case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
         case .drawings:
             return photos + [DELAYLOAD_AVIF, DELAYLOAD_HEIF, DELAYLOAD_JXL, DELAYLOAD_RSVG, DELAYLOAD_GOBJECT,
                              DELAYLOAD_GLIB, DELAYLOAD_CAIRO]

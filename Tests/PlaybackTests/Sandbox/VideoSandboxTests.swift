@@ -202,3 +202,22 @@ import Testing
         #expect(FrameSlot(fd: empty) == nil)
     }
 }
+
+extension VideoSandboxTests {
+    /// A media worker decodes packets only: it never maps the container, network or
+    /// scaling libraries, which would cost every video and song their memory.
+    @Test func aMediaWorkerMapsOnlyTheCodecLibraries() throws {
+        let pool = DecodeWorkers(timeout: 2, testing: true)
+        defer { pool.stopAll() }
+        #expect(pool.confinement(.media)?.missing == [])
+        let pid = try #require(pool.idlePIDs.first)
+        // Read to its end: procfs files report no size, and a one-page read would cut them.
+        let data = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps")).readDataToEndOfFile()
+        let maps = String(decoding: data, as: UTF8.self)
+        #expect(maps.contains("libavcodec.so"))
+        // (libavcodec itself links libjpeg and libwebp, so those come with it.)
+        for library in ["libavformat.so", "libswscale.so", "libsrt", "libgnutls", "libopenmpt"] {
+            #expect(!maps.contains(library), "a media worker maps \(library)")
+        }
+    }
+}
