@@ -1,6 +1,5 @@
 import CSandbox
 import Glibc
-import MediaCore
 
 /// One running `mediaview-worker` process and its end of the channel.
 final class DecodeWorker {
@@ -170,19 +169,24 @@ final class DecodeWorker {
         _ = reap()
     }
 
-    /// Ends the process and closes the channel now, and collects it on a thread of its own:
-    /// the kernel takes a few milliseconds to tear down a decoder's memory, which the next
-    /// item the user moved to should not wait for. For a worker no longer wanted at all.
-    func stopInBackground() {
-        guard ended == nil else { return }
+    /// Ends the process and closes the channel now, without waiting for the kernel to tear
+    /// its memory down (a few milliseconds for a decoder's, which the next item the user
+    /// moved to should not wait for); the pid to collect later with `collect`.
+    func stopWithoutWaiting() -> pid_t? {
+        guard ended == nil else { return nil }
         kill(pid, SIGKILL)
         close(socket)
         ended = .stopped(DecodeWorker.describe(status: SIGKILL))
-        let pid = pid
-        NamedThread.start(name: "worker-reap") {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        }
+        return pid
+    }
+
+    /// Collects a worker stopped without waiting, if it has ended; true when it was.
+    static func collect(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        var r: pid_t
+        repeat { r = waitpid(pid, &status, WNOHANG) } while r < 0 && errno == EINTR
+        // ECHILD: nothing left to collect.
+        return r != 0
     }
 
     private func reap() -> Outcome {

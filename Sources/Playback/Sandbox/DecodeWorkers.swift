@@ -20,6 +20,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     /// Whether workers honour test-only probes.
     let testing: Bool
     let idle = Locked<[DecodeWorker]>([])
+    /// Workers stopped without waiting, not yet collected.
+    let retired = Locked<[pid_t]>([])
     private let said = Locked<Set<String>>([])
     /// Pictures the workers answered with pixels, so a test can tell a still was decoded in one.
     let answered = Atomic<Int>(0)
@@ -97,8 +99,21 @@ public final class DecodeWorkers: @unchecked Sendable {
         return WorkerSpawner.shared.spawn(path: path, kind: kind, testing: testing)
     }
 
+    /// Stops a worker no longer wanted without waiting for its end; it is collected when a
+    /// worker is next taken.
+    func retire(_ worker: DecodeWorker) {
+        guard let pid = worker.stopWithoutWaiting() else { return }
+        retired.withLock { $0.append(pid) }
+    }
+
+    /// Collects the retired workers that have ended.
+    func collectRetired() {
+        retired.withLock { $0.removeAll { DecodeWorker.collect($0) } }
+    }
+
     /// A worker of `kind` for one request: an idle one, else a new one.
     func take(_ kind: WorkerKind = .photos) -> Result<DecodeWorker, DecodeFailure>? {
+        collectRetired()
         if let w = takeIdle(kind) { return .success(w) }
         waitForStartAhead(kind)
         if let w = takeIdle(kind) { return .success(w) }

@@ -46,7 +46,7 @@ final class WorkerDecoder: PacketDecoding {
     }
 
     deinit {
-        worker.stopInBackground()
+        pool.retire(worker)
         if let area {
             munmap(area.base, area.size)
             close(area.fd)
