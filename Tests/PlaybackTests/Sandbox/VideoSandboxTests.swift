@@ -220,3 +220,44 @@ extension VideoSandboxTests {
         }
     }
 }
+
+extension VideoAnswerChecks {
+    /// Sound as a worker answers it: 1152 planar float samples of 2 channels, the second
+    /// plane `stride` bytes after the first.
+    static func sound(channels: Int64 = 2, samples: Int64 = 1152, rate: Int64 = 48000, offset: Int64 = 0,
+                      stride: Int64 = 4672) -> WorkerMessage {
+        WorkerMessage(kind: .soundFrame,
+                      numbers: [3, 1, Int64(AV_SAMPLE_FMT_FLTP.rawValue), samples, rate, channels, 0, offset, stride, 0, 1152, 0])
+    }
+
+    @Test func soundInsideItsSlotIsPlayed() throws {
+        let fd = try VideoAnswerChecks.slot(9344)
+        defer { close(fd) }
+        let slot = try #require(FrameSlot(fd: fd))
+        let released = Locked<[Int64]>([])
+        var frame = SoundFrameMessage.frame(VideoAnswerChecks.sound(), slot: slot, release: FrameRelease(number: 3, slot: slot, released: released))
+        #expect(frame?.raw.pointee.nb_samples == 1152 && frame?.raw.pointee.ch_layout.nb_channels == 2)
+        #expect(frame?.raw.pointee.data.1 == slot.base + 4672)
+        frame = nil
+        #expect(released.withLock { $0 } == [3])
+    }
+
+    /// Each: why, channels, samples, rate, offset, stride.
+    @Test(arguments: [
+        ("the second plane past the end", 2, 1152, 48000, 0, 6000),
+        ("planes overlapping", 2, 1152, 48000, 0, 100),
+        ("more channels than planes an AVFrame has", 9, 1152, 48000, 0, 4672),
+        ("no samples", 2, 0, 48000, 0, 4672),
+        ("a negative offset", 2, 1152, 48000, -8, 4672),
+        ("a rate of zero", 2, 1152, 0, 0, 4672),
+    ] as [(String, Int64, Int64, Int64, Int64, Int64)])
+    func soundReachingOutsideItsSlotIsRefused(_ why: String, _ channels: Int64, _ samples: Int64, _ rate: Int64,
+                                              _ offset: Int64, _ stride: Int64) throws {
+        let fd = try VideoAnswerChecks.slot(9344)
+        defer { close(fd) }
+        let slot = try #require(FrameSlot(fd: fd))
+        let released = Locked<[Int64]>([])
+        let m = VideoAnswerChecks.sound(channels: channels, samples: samples, rate: rate, offset: offset, stride: stride)
+        #expect(SoundFrameMessage.frame(m, slot: slot, release: FrameRelease(number: 1, slot: slot, released: released)) == nil, "\(why)")
+    }
+}
