@@ -16,21 +16,26 @@ extension DecodeWorkers {
     public func startAhead(for path: String) {
         guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
         startAhead(kind: kind)
+        // A video's sound takes a worker of its own, asked for right after the picture's.
+        if kind == .media { startAhead(kind: kind, second: true) }
     }
 
     /// Starts a worker of `kind` on a thread of its own and keeps it waiting, unless one
-    /// waits or is starting already.
-    func startAhead(kind: WorkerKind) {
+    /// waits or is starting already; with `second`, unless two do.
+    func startAhead(kind: WorkerKind, second: Bool = false) {
+        let wanted = second ? 2 : 1
         let begins = aheadCondition.withLock { () -> Bool in
-            guard !kindsStartingAhead.contains(kind), idle.withLock({ !$0.contains { $0.kind == kind } }) else { return false }
-            kindsStartingAhead.insert(kind)
+            let have = (kindsStartingAhead[kind] ?? 0) + idle.withLock { $0.filter { $0.kind == kind }.count }
+            guard have < wanted else { return false }
+            kindsStartingAhead[kind, default: 0] += 1
             return true
         }
         guard begins else { return }
         NamedThread.start(name: "worker-ahead") { [self] in
             if case .success(let w)? = start(kind) { give(back: w) }
             aheadCondition.withLock {
-                kindsStartingAhead.remove(kind)
+                kindsStartingAhead[kind, default: 1] -= 1
+                if kindsStartingAhead[kind] == 0 { kindsStartingAhead[kind] = nil }
                 aheadCondition.broadcast()
             }
         }
@@ -40,7 +45,9 @@ extension DecodeWorkers {
     /// limit, so this cannot wait longer than a start would.
     func waitForStartAhead(_ kind: WorkerKind) {
         aheadCondition.withLock {
-            while kindsStartingAhead.contains(kind) { aheadCondition.wait() }
+            while kindsStartingAhead[kind] != nil && idle.withLock({ !$0.contains { $0.kind == kind } }) {
+                aheadCondition.wait()
+            }
         }
     }
 

@@ -35,9 +35,10 @@ public final class DecodeWorkers: @unchecked Sendable {
     let sounds = Atomic<Int>(0)
     /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
     let aheadCondition = Condition()
-    /// Kinds of worker being started ahead right now (under `aheadCondition`): a still asked
-    /// for meanwhile waits for that worker rather than starting a second one beside it.
-    var kindsStartingAhead: Set<WorkerKind> = []
+    /// How many workers of each kind are being started ahead right now (under
+    /// `aheadCondition`): a still asked for meanwhile waits for one rather than starting
+    /// another beside them.
+    var kindsStartingAhead: [WorkerKind: Int] = [:]
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -104,6 +105,18 @@ public final class DecodeWorkers: @unchecked Sendable {
     func retire(_ worker: DecodeWorker) {
         guard let pid = worker.stopWithoutWaiting() else { return }
         retired.withLock { $0.append(pid) }
+    }
+
+    /// Ends the waiting workers and collects every one stopped before, waiting for each: a
+    /// viewer that quits leaves no worker behind, and their time is counted as its own.
+    /// Workers still decoding for a player end with it, or with the program.
+    public func endAll() {
+        stopAll()
+        let pids = retired.withLock { r -> [pid_t] in defer { r = [] }; return r }
+        for pid in pids {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
     }
 
     /// Collects the retired workers that have ended.

@@ -46,6 +46,7 @@ public enum ViewerApp {
     /// destructors running under a live thread crashed the viewer at quit, and the event
     /// log, state files and sockets are already written and closed by then.
     public static func end(with status: Int32) -> Never {
+        DecodeWorkers.shared.endAll()
         if BackgroundThreads.running == 0 { exit(status) }
         fflush(nil)
         _exit(status)
