@@ -138,20 +138,26 @@ static int layout(int format, int width, int height, const int align[4], int lin
     return at ? 0 : AVERROR(EINVAL);
 }
 
+// A slot of `total` bytes for `frame`, as its one buffer: the slot's memory, or NULL.
+static uint8_t *claim(cfs_pool *pool, AVFrame *frame, size_t total) {
+    pthread_mutex_lock(&pool->lock);
+    cfs_slot *s = take(pool, total);
+    if (s) frame->buf[0] = av_buffer_create(s->base, total, release_slot, pool, 0);
+    if (!s || !frame->buf[0]) { pthread_mutex_unlock(&pool->lock); return NULL; }
+    s->busy = 1;
+    pool->refs++;
+    uint8_t *base = s->base;
+    pthread_mutex_unlock(&pool->lock);
+    return base;
+}
+
 static int fill(cfs_pool *pool, AVFrame *frame, int width, int height, const int align[4]) {
     int linesizes[4];
     size_t offsets[4], total;
     int r = layout(frame->format, width, height, align, linesizes, offsets, &total);
     if (r < 0) return r;
-    pthread_mutex_lock(&pool->lock);
-    cfs_slot *s = take(pool, total);
-    if (!s) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
-    frame->buf[0] = av_buffer_create(s->base, total, release_slot, pool, 0);
-    if (!frame->buf[0]) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
-    s->busy = 1;
-    pool->refs++;
-    uint8_t *base = s->base;
-    pthread_mutex_unlock(&pool->lock);
+    uint8_t *base = claim(pool, frame, total);
+    if (!base) return AVERROR(ENOMEM);
     ptrdiff_t lines[4];
     size_t sizes[4];
     for (int i = 0; i < 4; i++) lines[i] = linesizes[i];
@@ -174,15 +180,8 @@ static int fill_sound(cfs_pool *pool, AVFrame *frame) {
         return AVERROR(EINVAL);
     size_t stride = ((size_t)linesize + PLANE_PAD + PLANE_ALIGN - 1) & ~(size_t)(PLANE_ALIGN - 1);
     size_t total = stride * (size_t)planes;
-    pthread_mutex_lock(&pool->lock);
-    cfs_slot *s = take(pool, total);
-    if (!s) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
-    frame->buf[0] = av_buffer_create(s->base, total, release_slot, pool, 0);
-    if (!frame->buf[0]) { pthread_mutex_unlock(&pool->lock); return AVERROR(ENOMEM); }
-    s->busy = 1;
-    pool->refs++;
-    uint8_t *base = s->base;
-    pthread_mutex_unlock(&pool->lock);
+    uint8_t *base = claim(pool, frame, total);
+    if (!base) return AVERROR(ENOMEM);
     for (int i = 0; i < AV_NUM_DATA_POINTERS; i++) frame->data[i] = i < planes ? base + stride * (size_t)i : NULL;
     frame->linesize[0] = linesize;
     frame->extended_data = frame->data;

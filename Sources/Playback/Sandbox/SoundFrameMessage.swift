@@ -42,14 +42,7 @@ enum SoundFrameMessage {
              && f.pointee.ch_layout.nb_channels == channels) {
             av_channel_layout_default(&f.pointee.ch_layout, channels)
         }
-        let opaque = Unmanaged.passRetained(release).toOpaque()
-        let wrapped = cfs_wrap_sound(f, slot.base, slot.size, n[7], n[8], { opaque, _ in
-            Unmanaged<FrameRelease>.fromOpaque(opaque!).takeRetainedValue().done()
-        }, opaque)
-        guard wrapped >= 0 else {
-            Unmanaged<FrameRelease>.fromOpaque(opaque).release()
-            return nil
-        }
+        guard release.attach({ cfs_wrap_sound(f, slot.base, slot.size, n[7], n[8], $0, $1) }) else { return nil }
         f.pointee.best_effort_timestamp = n[9]
         f.pointee.pkt_duration = n[10]
         f.pointee.pts = n[11]

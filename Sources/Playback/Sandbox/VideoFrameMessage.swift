@@ -56,22 +56,18 @@ enum VideoFrameMessage {
         f.pointee.format = format
         f.pointee.width = width
         f.pointee.height = height
-        let opaque = Unmanaged.passRetained(release).toOpaque()
-        let wrapped = withUnsafePointer(to: &offsets) { o in
-            withUnsafePointer(to: &lines) { l in
-                o.withMemoryRebound(to: Int64.self, capacity: 4) { o in
-                    l.withMemoryRebound(to: Int64.self, capacity: 4) { l in
-                        cfs_wrap(f, slot.base, slot.size, o, l, { opaque, _ in
-                            Unmanaged<FrameRelease>.fromOpaque(opaque!).takeRetainedValue().done()
-                        }, opaque)
+        let wrapped = release.attach { callback, opaque in
+            withUnsafePointer(to: &offsets) { o in
+                withUnsafePointer(to: &lines) { l in
+                    o.withMemoryRebound(to: Int64.self, capacity: 4) { o in
+                        l.withMemoryRebound(to: Int64.self, capacity: 4) { l in
+                            cfs_wrap(f, slot.base, slot.size, o, l, callback, opaque)
+                        }
                     }
                 }
             }
         }
-        guard wrapped >= 0 else {
-            Unmanaged<FrameRelease>.fromOpaque(opaque).release()
-            return nil
-        }
+        guard wrapped else { return nil }
         f.pointee.best_effort_timestamp = n[9]
         f.pointee.pkt_duration = n[10]
         f.pointee.pts = n[14]
@@ -123,4 +119,18 @@ final class FrameRelease: @unchecked Sendable {
 
     /// Called by FFmpeg when the picture's last reference goes, on whichever thread that is.
     func done() { released.withLock { $0.append(number) } }
+
+    /// The C callback that ends a frame's buffer.
+    typealias Callback = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void
+
+    /// Calls `wrap` with the callback and this release as its opaque pointer, which the
+    /// frame's buffer then holds; false, and nothing held, when wrapping failed.
+    func attach(_ wrap: (Callback, UnsafeMutableRawPointer) -> Int32) -> Bool {
+        let opaque = Unmanaged.passRetained(self).toOpaque()
+        guard wrap({ opaque, _ in Unmanaged<FrameRelease>.fromOpaque(opaque!).takeRetainedValue().done() }, opaque) >= 0 else {
+            Unmanaged<FrameRelease>.fromOpaque(opaque).release()
+            return false
+        }
+        return true
+    }
 }
