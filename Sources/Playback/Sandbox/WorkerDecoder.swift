@@ -53,9 +53,6 @@ final class WorkerDecoder: PacketDecoding {
         }
     }
 
-    /// The worker's process id.
-    var pid: Int32 { worker.pid }
-
     /// Opens a video stream's decoder in `worker` (taken over: stopped with the video, or
     /// now on failure).
     static func video(_ stream: UnsafeMutablePointer<AVStream>, threads: Int, maxPixels: Int, worker: DecodeWorker,
@@ -102,7 +99,7 @@ final class WorkerDecoder: PacketDecoding {
         ready = []
         last = .needsInput
         guard sendReleased() else { return cff_averror(EIO) }
-        var numbers = [Int64](repeating: 0, count: 6)
+        let numbers: [Int64]
         var fd: Int32 = -1
         if let packet {
             let p = packet.raw.pointee
