@@ -13,7 +13,7 @@ let delayLoadedElsewhere: [LinkerSetting] = []
 #else
 let delayLoadedElsewhere: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swscale", "swresample", "webpdemux",
     "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband",
-    "pulse", "seccomp"]
+    "pulse", "seccomp", "tiff"]
     .map { .linkedLibrary($0) }
 #endif
 
@@ -42,6 +42,9 @@ let package = Package(
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
         // libjpeg-turbo for JPEG stills, scaled while decoding; C because its errors longjmp.
         .target(name: "CJPEG", dependencies: ["CDelayLoad"], path: "Sources/CJPEG"),
+        // PNG and TIFF pictures too large to hold whole, read a few rows at a time: C because
+        // libpng's errors longjmp and libtiff's go to a handler for the whole process.
+        .target(name: "CRows", dependencies: ["CDelayLoad"], path: "Sources/CRows", linkerSettings: [.linkedLibrary("png16")]),
         // Pictures FFmpeg 5.1 cannot open or animate: AVIF, HEIC, animated JPEG XL, SVG drawn at
         // the size shown; and Little CMS to show them (and every other still) in the display's colours.
         .systemLibrary(name: "CAVIF", path: "Sources/CAVIF"),
@@ -71,7 +74,7 @@ let package = Package(
         // The desktop's shared thumbnail cache (freedesktop.org): PNG files, their text
         // chunks, and folders only their owner may write; decoding the pictures stays in Playback.
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
-        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFrameShare", "CFFmpeg", "CPulse", "CWebP", "CJPEG",
+        .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFrameShare", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CRows",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand", "CDelayLoad"]),
         .target(name: "Windowing", dependencies: ["CX11", "CFreeType", "CPNG"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.

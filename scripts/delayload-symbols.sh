@@ -11,7 +11,8 @@ libraries=(avformat:libavformat.so avcodec:libavcodec.so avutil:libavutil.so sws
            swresample:libswresample.so webpdemux:libwebpdemux.so webp:libwebp.so jpeg:libjpeg.so
            lcms2:liblcms2.so avif:libavif.so heif:libheif.so jxl:libjxl.so rsvg:librsvg-2.so
            gobject:libgobject-2.0.so glib:libglib-2.0.so cairo:libcairo.so ass:libass.so
-           rubberband:librubberband.so pulse:libpulse.so seccomp:libseccomp.so)
+           rubberband:librubberband.so pulse:libpulse.so seccomp:libseccomp.so
+           tiff:libtiff.so)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What the programs call: undefined in their objects (so a stub already defined counts too).

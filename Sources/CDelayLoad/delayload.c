@@ -46,6 +46,7 @@ static const char *const library_names[DELAYLOAD_LIBRARY_COUNT] = {
     [DELAYLOAD_RUBBERBAND] = "librubberband.so.2",
     [DELAYLOAD_PULSE] = "libpulse.so.0",
     [DELAYLOAD_SECCOMP] = "libseccomp.so.2",
+    [DELAYLOAD_TIFF] = "libtiff.so.6",
 };
 
 // The symbol names in symbols.h use these short library names.
@@ -56,7 +57,7 @@ enum {
     dl_lcms2 = DELAYLOAD_LCMS2, dl_avif = DELAYLOAD_AVIF, dl_heif = DELAYLOAD_HEIF, dl_jxl = DELAYLOAD_JXL,
     dl_rsvg = DELAYLOAD_RSVG, dl_gobject = DELAYLOAD_GOBJECT, dl_glib = DELAYLOAD_GLIB,
     dl_cairo = DELAYLOAD_CAIRO, dl_ass = DELAYLOAD_ASS, dl_rubberband = DELAYLOAD_RUBBERBAND,
-    dl_pulse = DELAYLOAD_PULSE, dl_seccomp = DELAYLOAD_SECCOMP,
+    dl_pulse = DELAYLOAD_PULSE, dl_seccomp = DELAYLOAD_SECCOMP, dl_tiff = DELAYLOAD_TIFF,
 };
 
 static pthread_mutex_t binding = PTHREAD_MUTEX_INITIALIZER;

@@ -97,6 +97,9 @@ static int allow_threads(scmp_filter_ctx ctx) {
     // libavcodec and dav1d size their thread pools by the CPUs this process may use: asked
     // of this process only (pid 0), and it tells nothing a decoder could not time for itself.
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_getaffinity), 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    // glibc's qsort asks the memory size (sysconf, sysinfo) before sorting a large array, as
+    // libtiff does with its tags; refused, it sorts without the extra buffer.
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sysinfo), 0);
     return rc;
 }
 

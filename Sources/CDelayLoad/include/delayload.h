@@ -2,7 +2,7 @@
 #define MEDIAVIEW_DELAYLOAD_H
 
 // The codec and picture libraries (FFmpeg, libjpeg-turbo, libwebp, Little CMS, libavif,
-// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band) are not linked into
+// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band, libtiff) are not linked into
 // the programs: each is loaded the first time one of its functions is called. A viewer
 // showing a photo decoded by its worker then never maps them, and starts without the
 // dynamic linker's work on some 130 libraries it would not use.
@@ -29,6 +29,7 @@ typedef enum delayload_library {
     DELAYLOAD_RUBBERBAND,
     DELAYLOAD_PULSE,
     DELAYLOAD_SECCOMP,
+    DELAYLOAD_TIFF,
     DELAYLOAD_LIBRARY_COUNT,
 } delayload_library;
 
