@@ -40,6 +40,24 @@ enum Serving {
         }
     }
 
+    /// A PNG or TIFF too large to read whole, read through the request's fd a few rows at a
+    /// time (`LargeStill`); numbers: target width and height (0: none), pixel budget.
+    static func decodeLarge(_ request: WorkerMessage) -> WorkerMessage {
+        let name = request.text.isEmpty ? "picture" : request.text
+        let n = request.numbers
+        guard request.fd >= 0, n.count >= 3, n[0] >= 0, n[1] >= 0, n[2] > 0 else {
+            return WorkerMessage(kind: .failure, text: "\(name): the request was malformed")
+        }
+        let target = n[0] > 0 && n[1] > 0 ? (Int(n[0]), Int(n[1])) : nil
+        do {
+            let still = try LargeStill.decode(fd: request.fd, name: name, target: target, maxPixels: Int(n[2]))
+            return still.answer() ?? outOfMemory(name)
+        } catch {
+            let memory = error.code == cff_averror(ENOMEM)
+            return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)
+        }
+    }
+
     /// A photo's first look (`StillWork.glance`), asked as a decode is, with one more number:
     /// 1 when the eighth-size decode may stand in for a missing camera thumbnail. A failure
     /// without text when the photo has none, which is no fault of the file.

@@ -28,6 +28,8 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .decode, .decodeSoFar:
         answer = Serving.decode(request)
+    case .decodeLarge:
+        answer = Serving.decodeLarge(request)
     case .glance:
         answer = Serving.glance(request)
     case .thumbnail:
@@ -65,6 +67,8 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = animations.open(request)
     case .animationNext:
         answer = animations.next(request)
+    case .regionsStore:
+        answer = regions.keepStore(request)
     case .regionsOpen:
         answer = regions.open(request)
     case .regionsBand:

@@ -22,6 +22,35 @@ enum FuzzMedia {
         thumbnail(bytes)
         animation(bytes)
         soFar(bytes)
+        large(bytes)
+    }
+
+    /// The same bytes as a PNG or TIFF too large to hold whole (a budget of 1,000 pixels makes
+    /// any picture one): its stored size from the header, a reduced picture read a few rows
+    /// at a time, and its zoom's tile pyramid; each a result or one line saying why not.
+    static func large(_ bytes: [UInt8]) {
+        let path = NSTemporaryDirectory() + "fuzz-media-large-\(getpid())"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        defer { unlink(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        if let size = LargePictureHeader.size(head: Array(bytes.prefix(1024)), fd: fd) {
+            precondition(size.width > 0 && size.height > 0, "a header size that is not one")
+        }
+        do {
+            let r = try LargeStill.decode(fd: fd, name: "fuzz", target: (640, 480), maxPixels: 1_000)
+            precondition(r.pixels.width * r.pixels.height <= 1_000, "a reduced picture over the budget")
+        } catch {
+            precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+        }
+        guard let store = try? PyramidStore.create(in: NSTemporaryDirectory()) else { return }
+        do {
+            let pyramid = try PyramidRegions.build(file: fd, store: store, name: "fuzz")
+            _ = try pyramid.tiles(level: 3, rows: 0...0, columns: 0...0, side: 512, displayProfile: nil)
+        } catch {
+            precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+        }
     }
 
     /// The bytes, and their first half, as a web picture still downloading (a JPEG's rows or

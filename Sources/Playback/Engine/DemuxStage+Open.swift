@@ -23,6 +23,10 @@ extension DemuxStage {
         let colour = PictureColour(displayProfile: options.displayProfile, name: SourceOptions.displayName(url))
         var memory: CustomIO?
         do {
+            if let picture = try largeStill() {
+                playPicture(picture)
+                return
+            }
             if let picture = try sandboxedStill() {
                 playPicture(picture)
                 return

@@ -11,7 +11,7 @@ import Web
 /// with libjpeg-turbo's partial decoding: rows above a piece are entropy-decoded only and
 /// columns beside it are never transformed. The file's bytes are all it holds; the pieces
 /// belong to the caller, who keeps as many as its memory budget allows.
-public struct JPEGRegions: RegionSource {
+public struct JPEGRegions: RegionSource, BandSource {
     /// The size stored in the file.
     public let width: Int
     public let height: Int

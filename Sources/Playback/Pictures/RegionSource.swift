@@ -21,3 +21,11 @@ extension RegionSource {
         return ((width + d - 1) / d, (height + d - 1) / d)
     }
 }
+
+/// A source that decodes any tile-aligned piece of one level as one picture: what a worker
+/// answers a zoom's request with.
+protocol BandSource {
+    /// The pixels `width` x `height` at (x, y) of the picture at `level` halvings, in the
+    /// colours of the display with `displayProfile` (nil: sRGB).
+    func band(level: Int, x: Int, y: Int, width: Int, height: Int, displayProfile: [UInt8]?) throws(AVError) -> Frame
+}

@@ -98,7 +98,7 @@ extension DecodeWorkers {
         }
     }
 
-    private func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
+    func finish(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, name: String) throws(AVError) -> StillOutcome {
         let m = try answer(outcome, worker: worker, name: name)
         switch m.kind {
         case .picture:

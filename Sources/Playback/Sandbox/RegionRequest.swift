@@ -41,6 +41,15 @@ package enum RegionRequest {
     /// The answer to the band request `m`: the piece of `regions` it asks for, decoded and
     /// colour managed to the display's profile in its fd (none: sRGB), or why not in one line.
     package static func answer(_ m: WorkerMessage, from regions: JPEGRegions) -> WorkerMessage {
+        answer(m, bands: regions)
+    }
+
+    /// The piece `m` asks for from a PNG's or TIFF's pyramid, as for a JPEG.
+    package static func answer(_ m: WorkerMessage, from regions: PyramidRegions) -> WorkerMessage {
+        answer(m, bands: regions)
+    }
+
+    private static func answer(_ m: WorkerMessage, bands regions: any BandSource) -> WorkerMessage {
         guard let asked = asked(m) else { return WorkerMessage(kind: .failure, text: "zoom detail: the request was malformed") }
         var profile: [UInt8]?
         if m.fd >= 0, let size = SealedBytes.size(m.fd), size > 0, size <= 4 << 20 { profile = WholeFile.read(m.fd, size: size) }

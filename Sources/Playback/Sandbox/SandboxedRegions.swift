@@ -2,11 +2,12 @@ import Glibc
 import MediaCore
 import Web
 
-/// The detail tiles of a zoomed JPEG decoded in a sandboxed worker of their own.
+/// The detail tiles of a zoomed JPEG, PNG or TIFF decoded in a sandboxed worker of their own.
 ///
 /// A photo over the pixel budget is shown fitted from the worker's reduced decode; zoomed
-/// in, its pieces are decoded by libjpeg-turbo and colour managed by lcms2 from the file's
-/// own ICC profile: the same crafted bytes, so the same confinement. The worker reads the
+/// in, a JPEG's pieces are decoded by libjpeg-turbo and colour managed by lcms2 from the
+/// file's own ICC profile, and a PNG's or TIFF's are read from the pyramid the worker built
+/// from the file: the same crafted bytes, so the same confinement. The worker reads the
 /// file through the descriptor handed over once, keeps it between pieces, and is stopped
 /// with this source. A worker that stops ends the tiles with one line; the view keeps the
 /// fitted picture blown up.
@@ -33,24 +34,37 @@ public final class SandboxedRegions: RegionSource, @unchecked Sendable {
     /// The worker's process id, while it runs.
     var pid: Int32? { lock.withLock { worker?.pid } }
 
-    /// The tiles of the local JPEG at `path` (a path or a "file:" address): from a worker,
-    /// or read here when `mode` is off or (auto) no worker can be had.
-    public static func open(path: String, mode: SandboxMode) throws(AVError) -> any RegionSource {
+    /// The tiles of the local JPEG, PNG or TIFF at `path` (a path or a "file:" address):
+    /// from a worker, or read here when `mode` is off or (auto) no worker can be had. A PNG's
+    /// or TIFF's pyramid is written to a new unnamed file in `scratch` (nil, or where it
+    /// cannot be: /var/tmp, /tmp) and read back from there.
+    public static func open(path: String, mode: SandboxMode, scratch: String? = nil) throws(AVError) -> any RegionSource {
         let p = path.hasPrefix("file:") ? String(path.dropFirst(5)) : path
         let name = SourceOptions.displayName(p)
+        let file = try ThumbnailMaker.open(p)
+        defer { close(file.fd) }
+        let pyramid = (try? RowReader.Format(fd: file.fd, name: name)) != nil
+        let store = pyramid ? try PyramidStore.create(in: scratch) : -1
         let worker: DecodeWorker
         switch DecodeWorkers.own(mode) {
         case .success(let w): worker = w
-        case .failure(.inProcess): return try JPEGRegions(path: p)
-        case .failure(.refused(let why)): throw AVError(message: "\(name): \(why)")
+        case .failure(.inProcess):
+            return pyramid ? try PyramidRegions.build(file: file.fd, store: store, name: name) : try JPEGRegions(path: p)
+        case .failure(.refused(let why)):
+            if store >= 0 { close(store) }
+            throw AVError(message: "\(name): \(why)")
         }
-        let file: (fd: Int32, size: Int)
-        do { file = try ThumbnailMaker.open(p) } catch {
-            worker.stop()
-            throw error
+        if pyramid {
+            // The worker writes the tiles through its own copy of the descriptor.
+            let handed = worker.exchange(WorkerMessage(kind: .regionsStore, fd: store), timeout: timeout)
+            close(store)
+            guard case .answer(let m) = handed, m.kind == .nothing else {
+                worker.stop()
+                throw AVError(message: "\(name): the decoder stopped")
+            }
         }
-        defer { close(file.fd) }
-        switch worker.exchange(WorkerMessage(kind: .regionsOpen, text: name, fd: file.fd), timeout: timeout) {
+        let opening = pyramid ? DecodeWorkers.largeTimeout : timeout
+        switch worker.exchange(WorkerMessage(kind: .regionsOpen, text: name, fd: file.fd), timeout: opening) {
         case .answer(let m):
             if m.fd >= 0 { close(m.fd) }
             guard let size = RegionRequest.size(in: m) else {

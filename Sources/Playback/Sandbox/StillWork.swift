@@ -1,5 +1,6 @@
 import CFFmpeg
 import FoundationEssentials
+import Glibc
 import MediaCore
 import Web
 
@@ -47,6 +48,18 @@ public enum StillWork {
             } catch where !JPEGStill.isFinal(error.code) {
                 // What libjpeg declines (CMYK, YCCK, 12-bit, damage) FFmpeg shows, as in the player.
             }
+        }
+        // A PNG or TIFF over the budget (from the web: a local one never comes here) is read a
+        // few rows at a time; FFmpeg would decode it whole before it could be refused.
+        if RowReader.Format(head: Array(bytes.prefix(8))) != nil, let stored = LargePictureHeader.size(bytes: bytes),
+           stored.width * stored.height > maxPixels {
+            guard let fd = bytes.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-large") }) else {
+                throw AVError(code: cff_averror(ENOMEM), message: "\(name): out of memory")
+            }
+            defer { close(fd) }
+            let large = try LargeStill.decode(fd: fd, name: name, target: target, maxPixels: maxPixels)
+            return Result(frame: colour.manage(large.frame), rotation: 0, stored: large.stored,
+                          formatName: large.formatName, codec: large.codec)
         }
         return try ffmpeg(bytes, name: name, maxPixels: maxPixels, colour: colour)
     }

@@ -88,6 +88,13 @@ public struct WorkerMessage {
         /// Viewer to worker: the viewer no longer holds the frames numbered in `numbers`
         /// (0: none); their slots may be decoded into again. Never answered.
         case streamRelease = 31
+        /// Viewer to worker: a PNG or TIFF too large to read whole, shown fitted (`LargeStill`);
+        /// its fd the file, read with pread; numbers: target width and height (0: none), pixel
+        /// budget. Answered as a still.
+        case decodeLarge = 34
+        /// Viewer to worker: the file the next PNG or TIFF opened for zoom detail
+        /// (`regionsOpen`) has its tiles written to and read from (`PyramidRegions`).
+        case regionsStore = 35
     }
 
     /// The largest message: the numbers and a line of text.

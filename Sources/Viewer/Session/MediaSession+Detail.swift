@@ -46,12 +46,13 @@ extension MediaSession {
         return shown
     }
 
-    /// The tiles of a JPEG still over the pixel budget, made the first time it is drawn
+    /// The tiles of a JPEG, PNG or TIFF still over the pixel budget, made the first time it is drawn
     /// upright; nil for every other picture. They may hold a quarter of what the budget
     /// leaves beside the reduced picture: the budget is what the user allows for a picture,
     /// and the tiles, the picture and the scaler's copies all come out of it.
     func stillTiles(over shown: VideoFrame) -> StillTiles? {
-        guard shown === frame, let info, info.kind == .image, info.videoCodec == "mjpeg", info.rotation == 0,
+        guard shown === frame, let info, info.kind == .image, ["mjpeg", "png", "tiff"].contains(info.videoCodec ?? ""),
+              info.rotation == 0,
               shown.rotation == 0, transform.rotation == 0 else { return nil }
         let budget = settings.playerOptions.source.maxPixels
         guard info.width * info.height > budget else { return nil }
@@ -62,7 +63,8 @@ extension MediaSession {
             return nil
         }
         let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4,
-                           displayProfile: setup.window?.displayProfile, sandbox: settings.playerOptions.sandbox, wake: wake)
+                           displayProfile: setup.window?.displayProfile, sandbox: settings.playerOptions.sandbox,
+                           scratch: settings.playerOptions.source.cache.map { $0.root + "/temp" }, wake: wake)
         detail.tiles = t
         return t
     }

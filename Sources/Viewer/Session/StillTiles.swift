@@ -3,7 +3,7 @@ import Playback
 import Synchronization
 import Windowing
 
-/// The detail of a zoomed JPEG too large to hold whole, as tiles decoded for what is on
+/// The detail of a zoomed JPEG, PNG or TIFF too large to hold whole, as tiles decoded for what is on
 /// screen and kept within a memory budget.
 ///
 /// Such a photo is shown fitted from a reduced decode. Zoomed past that, the view keeps
@@ -26,6 +26,8 @@ final class StillTiles {
     private let displayProfile: [UInt8]?
     /// Where its pieces are decoded: a sandboxed worker, or here.
     private let sandbox: SandboxMode
+    /// Where a PNG's or TIFF's pyramid is written (nil: the system's temporary directory).
+    private let scratch: String?
     /// The file, opened once off the main thread; nil until then (or when it failed).
     private var source: (any RegionSource)?
     private var failed = false
@@ -44,9 +46,10 @@ final class StillTiles {
 
     /// Tiles of the JPEG at `path`, holding at most `budget` pixels of them, in the colours
     /// of the display with `displayProfile` (nil: sRGB).
-    init(path: String, budget: Int, displayProfile: [UInt8]?, sandbox: SandboxMode,
+    init(path: String, budget: Int, displayProfile: [UInt8]?, sandbox: SandboxMode, scratch: String? = nil,
          wake: @escaping @Sendable () -> Void) {
         self.path = path
+        self.scratch = scratch
         self.displayProfile = displayProfile
         self.sandbox = sandbox
         // Never fewer than a large screen's worth, or the tiles on screen would push each other out.
@@ -131,9 +134,11 @@ final class StillTiles {
     private func open() {
         guard !loading else { return }
         loading = true
-        let (path, inbox, wake, sandbox) = (path, inbox, wake, sandbox)
+        let (path, inbox, wake, sandbox, scratch) = (path, inbox, wake, sandbox, scratch)
         queue.async {
-            do { inbox.put(.opened(try SandboxedRegions.open(path: path, mode: sandbox))) } catch { inbox.put(.failed) }
+            do { inbox.put(.opened(try SandboxedRegions.open(path: path, mode: sandbox, scratch: scratch))) } catch {
+                inbox.put(.failed)
+            }
             wake()
         }
     }

@@ -1,0 +1,25 @@
+import Glibc
+import MediaCore
+
+/// PNGs and TIFFs too large to hold whole, reduced in a worker that reads the file itself.
+extension DecodeWorkers {
+    /// Seconds a worker may take to read a large picture once from top to bottom: a 300 MB
+    /// scan is a few seconds of inflating on one core, and more on a busy machine.
+    static let largeTimeout = 120.0
+
+    /// Decodes the PNG or TIFF behind `fd` (its first bytes `head`; the fd stays the
+    /// caller's) in a worker, reduced to cover `options.targetSize` within the pixel budget.
+    /// The worker is handed the descriptor and reads it with pread: the file is never
+    /// copied whole, here or there. Throws the one line for the user.
+    func large(fd: Int32, head: [UInt8], name: String, options: PlayerOptions,
+               cancelled: (() -> Bool)? = nil) throws(AVError) -> StillOutcome {
+        guard let worker = try confinedWorker(WorkerKind.forStill(head, name: name), name: name, options: options) else {
+            return .inProcess
+        }
+        let t = options.targetSize ?? (0, 0)
+        let request = WorkerMessage(kind: .decodeLarge, numbers: [Int64(t.width), Int64(t.height), Int64(options.source.maxPixels)],
+                                    text: name, fd: fd)
+        return try finish(worker.exchange(request, timeout: max(timeout, Self.largeTimeout), cancelled: cancelled),
+                          worker: worker, name: name)
+    }
+}
