@@ -10,7 +10,7 @@ extension MediaviewProgram {
         /// Libraries that parse or convert media; none belongs in a viewer showing a worker's
         /// photo, which its own still scaler draws.
         static let parsers = ["libavcodec", "libavformat", "libswresample", "libswscale", "libjpeg", "libwebp", "libavif",
-                              "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d"]
+                              "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d", "libtiff"]
 
         /// The shared objects `pid` maps, by file name. Read with cat: Foundation trusts the
         /// size procfs reports, 0, and reads nothing.

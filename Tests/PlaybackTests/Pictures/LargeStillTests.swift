@@ -1,0 +1,232 @@
+import CFFmpeg
+import Foundation
+import Testing
+import MediaCore
+import TestSupport
+@testable import Playback
+
+/// PNGs and TIFFs over the pixel budget are read a few rows at a time and halved as they
+/// come: every layout comes out as FFmpeg decodes it, each halving is the mean of its 2x2
+/// squares, and the zoom's tiles are the picture's own pixels, from a worker as from here.
+@Suite(.serialized) struct LargeStillTests {
+    init() { FFmpegLog.quiet }
+
+    static let (width, height) = (2001, 1001)
+
+    /// The RGBA rows of a frame, packed.
+    static func rgba(_ frame: Frame) -> [UInt8] {
+        let f = frame.raw.pointee
+        let w = Int(f.width), h = Int(f.height), stride = Int(f.linesize.0)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        out.withUnsafeMutableBytes { o in
+            for y in 0..<h { (o.baseAddress! + y * w * 4).copyMemory(from: f.data.0! + y * stride, byteCount: w * 4) }
+        }
+        return out
+    }
+
+    /// `pixels` (`width` wide, RGBA) halved: each pixel the rounded mean of its 2x2 square,
+    /// an odd last column or row paired with itself.
+    static func halved(_ pixels: [UInt8], width: Int) -> (pixels: [UInt8], width: Int) {
+        let height = pixels.count / 4 / width
+        let w = (width + 1) / 2, h = (height + 1) / 2
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    let a = 2 * y * width * 4, b = min(2 * y + 1, height - 1) * width * 4
+                    for x in 0..<w {
+                        let x0 = 2 * x * 4, x1 = min(2 * x + 1, width - 1) * 4
+                        for c in 0..<4 {
+                            let v = x1 == x0 ? (Int(p[a + x0 + c]) + Int(p[b + x0 + c]) + 1) / 2
+                                : (Int(p[a + x0 + c]) + Int(p[a + x1 + c]) + Int(p[b + x0 + c]) + Int(p[b + x1 + c]) + 2) / 4
+                            o[(y * w + x) * 4 + c] = UInt8(v)
+                        }
+                    }
+                }
+            }
+        }
+        return (out, w)
+    }
+
+    /// The `w` x `h` pixels at (x, y) of RGBA `pixels` `width` wide.
+    static func crop(_ pixels: [UInt8], width: Int, x: Int, y: Int, w: Int, h: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(w * h * 4)
+        for row in y..<(y + h) {
+            let start = (row * width + x) * 4
+            out += pixels[start..<(start + w * 4)]
+        }
+        return out
+    }
+
+    static func largest(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        guard a.count == b.count else { return 256 }
+        return a.withUnsafeBufferPointer { p in
+            b.withUnsafeBufferPointer { q in
+                var worst = 0
+                for i in 0..<p.count { worst = max(worst, abs(Int(p[i]) - Int(q[i]))) }
+                return worst
+            }
+        }
+    }
+
+    static func decode(_ path: String, target: (width: Int, height: Int)?, maxPixels: Int) throws -> StillWork.Result {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        return try LargeStill.decode(fd: fd, name: URL(fileURLWithPath: path).lastPathComponent, target: target, maxPixels: maxPixels)
+    }
+
+    @Test("Every layout reads whole as FFmpeg decodes it", arguments: Fixtures.largePNGs + Fixtures.largeTIFFs)
+    func everyLayoutAsFFmpegDecodesIt(layout: Fixtures.LargeLayout) throws {
+        let path = try layout.path()
+        let result = try Self.decode(path, target: nil, maxPixels: 1 << 40)
+        #expect(result.stored == (Self.width, Self.height) && result.codec == (path.hasSuffix(".png") ? "png" : "tiff"))
+        let f = result.frame.raw.pointee
+        #expect(Int(f.width) == Self.width && Int(f.height) == Self.height && f.format == AV_PIX_FMT_RGBA.rawValue)
+        let reference = try Fixtures.ffmpegRGBA(try layout.reference(), width: Self.width, height: Self.height)
+        let off = Self.largest(Self.rgba(result.frame), reference)
+        #expect(off <= layout.tolerance, "\(layout): a channel differs from FFmpeg's by \(off)")
+    }
+
+    @Test("Reduced to fit the budget and the window: each level the mean of the 2x2 squares of the one before")
+    func halvingsAreMeans() throws {
+        let path = try Fixtures.largePNGs[1].path()  // RGBA, so alpha is averaged too
+        var level = (pixels: try Fixtures.ffmpegRGBA(path, width: Self.width, height: Self.height), width: Self.width)
+        // Within a budget of a third of the pixels: one halving (1001 x 501).
+        level = Self.halved(level.pixels, width: level.width)
+        let one = try Self.decode(path, target: nil, maxPixels: Self.width * Self.height / 3)
+        #expect(Int(one.frame.raw.pointee.width) == 1001 && Int(one.frame.raw.pointee.height) == 501)
+        let once = Self.largest(Self.rgba(one.frame), level.pixels)
+        #expect(once == 0, "one halving is not the mean of its squares: a channel off by \(once)")
+        // For a 300 x 200 window: halvings while the picture still covers it (251 x 126 would not).
+        level = Self.halved(level.pixels, width: level.width)
+        let fitted = try Self.decode(path, target: (300, 200), maxPixels: Self.width * Self.height)
+        #expect(Int(fitted.frame.raw.pointee.width) == 501 && Int(fitted.frame.raw.pointee.height) == 251)
+        let twice = Self.largest(Self.rgba(fitted.frame), level.pixels)
+        #expect(twice == 0, "two halvings are not the means of their squares: a channel off by \(twice)")
+        #expect(fitted.stored == (Self.width, Self.height))
+    }
+
+    @Test("The zoom's tiles are the file's pixels, level by level, from a worker and from here",
+          arguments: [Fixtures.largePNGs[0], Fixtures.largeTIFFs[0], Fixtures.largeTIFFs[4]])
+    func tilesAreThePicturesOwn(layout: Fixtures.LargeLayout) throws {
+        let path = try layout.path()
+        let full = try Fixtures.ffmpegRGBA(try layout.reference(), width: Self.width, height: Self.height)
+        let boxed = try SandboxedRegions.open(path: path, mode: .automatic)
+        let here = try SandboxedRegions.open(path: path, mode: .off)
+        let pid = try #require((boxed as? SandboxedRegions)?.pid, "the pyramid was not built in a worker")
+        #expect(here is PyramidRegions)
+        #expect(boxed.width == Self.width && boxed.height == Self.height && here.width == Self.width)
+        var level = (pixels: full, width: Self.width)
+        for l in 0...3 {
+            let (lw, lh) = boxed.size(level: l)
+            #expect(lw == level.width && lh == level.pixels.count / 4 / level.width)
+            let columns = 0...((lw - 1) / 512), rows = 0...((lh - 1) / 512)
+            for source in [boxed, here] {
+                let grid = try source.tiles(level: l, rows: rows, columns: columns, side: 512, displayProfile: nil)
+                for (r, row) in grid.enumerated() {
+                    for (c, tile) in row.enumerated() {
+                        let w = min(512, lw - c * 512), h = min(512, lh - r * 512)
+                        #expect(tile.width == w && tile.height == h)
+                        let want = Self.crop(level.pixels, width: lw, x: c * 512, y: r * 512, w: w, h: h)
+                        let off = Self.largest(Self.rgba(tile.frame), want)
+                        #expect(off == 0, "\(layout) level \(l) tile \(c),\(r) is not the file's: a channel off by \(off)")
+                    }
+                }
+            }
+            level = Self.halved(level.pixels, width: level.width)
+        }
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("Seccomp:\t2\n") && status.contains("NoNewPrivs:\t1\n"), "the pyramid's worker is not confined")
+    }
+
+    @Test("The worker's fitted picture is the viewer's own, byte for byte, and comes from a confined worker")
+    func workerMatchesInProcess() throws {
+        let path = try Fixtures.largeTIFFs[3].path()
+        var options = PlayerOptions()
+        options.source.maxPixels = 600_000
+        options.targetSize = (640, 360)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        _ = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
+        let pool = DecodeWorkers(timeout: 10, testing: true)
+        guard case .picture(let picture) = try pool.large(fd: fd, head: head, name: "strips.tif", options: options) else {
+            Issue.record("no picture from the worker")
+            return
+        }
+        let here = try LargeStill.decode(fd: fd, name: "strips.tif", target: (640, 360), maxPixels: 600_000)
+        #expect(picture.info.width == Self.width && picture.info.height == Self.height && picture.info.videoCodec == "tiff")
+        let same = picture.pixels == here.pixels
+        #expect(same, "the worker's picture differs from the viewer's own")
+        #expect(here.pixels.width == 1001 && here.pixels.height == 501)
+    }
+
+    @Test("A web PNG or TIFF over the budget, whole in memory, is reduced as a local one is, not decoded whole")
+    func webBytesAsALocalFile() throws {
+        for layout in [Fixtures.largePNGs[0], Fixtures.largeTIFFs[0]] {
+            let path = try layout.path()
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let web = try StillWork.decode(bytes, name: "web", target: (640, 360), maxPixels: 600_000, displayProfile: nil)
+            let local = try Self.decode(path, target: (640, 360), maxPixels: 600_000)
+            #expect(web.pixels.width == 1001 && web.stored == local.stored)
+            let same = web.pixels == local.pixels
+            #expect(same, "\(layout): the web picture differs from the local one")
+        }
+    }
+
+    @Test("Files that cannot be read a row at a time, or are damaged, fail in one line")
+    func badFiles() throws {
+        let source = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largePNGs[0].path()))
+        let cut = try Fixtures.bytes("large-cut.png", source.prefix(source.count / 2))
+        let tiff = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largeTIFFs[3].path()))
+        // The first directory kept, the strips' bytes overwritten with noise past the header.
+        var noisy = [UInt8](tiff)
+        var seed: UInt32 = 7
+        for i in stride(from: 4096, to: noisy.count - 4096, by: 1) where i % 3 == 0 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            noisy[i] = UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        let garbled = try Fixtures.bytes("large-garbled.tif", Data(noisy))
+        // A PNG whose header claims 60000 x 60000 and whose data is a few rows.
+        var bomb = [UInt8](source.prefix(source.count / 8))
+        bomb.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        let claims = try Fixtures.bytes("large-claims-60000.png", Data(bomb))
+        let cases: [(String, String)] = [
+            (cut, "large-cut.png: libpng: "),
+            (try Fixtures.largeInterlacedPNG(), "large-interlaced.png: an interlaced PNG this large cannot be read a row at a time"),
+            (garbled, "large-garbled.tif: "),
+            (claims, "large-claims-60000.png: libpng: "),
+        ]
+        for (path, start) in cases {
+            #expect { try Self.decode(path, target: (640, 360), maxPixels: 1_000_000) } throws: { e in
+                let m = (e as? AVError)?.message ?? ""
+                return m.hasPrefix(start) && !m.contains("\n")
+            }
+        }
+    }
+
+    @Test("The header says the stored size, PNG and TIFF in both byte orders and BigTIFF; anything else says nothing")
+    func headerSizes() throws {
+        for layout in Fixtures.largePNGs + Fixtures.largeTIFFs {
+            let fd = open(try layout.path(), O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            var head = [UInt8](repeating: 0, count: 1024)
+            let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
+            let size = LargePictureHeader.size(head: Array(head.prefix(got)), fd: fd)
+            #expect(size?.width == Self.width && size?.height == Self.height, "\(layout): \(String(describing: size))")
+        }
+        let source = try Fixtures.largeSource()
+        let bigEndian = try Fixtures.tool("large-big-endian.tif", "convert") { out in [source, "-define", "tiff:endian=msb", out] }
+        let fd = open(bigEndian, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 64)
+        _ = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 64, 0) }
+        #expect(head.starts(with: [0x4D, 0x4D]))
+        #expect(LargePictureHeader.size(head: head, fd: fd)?.width == Self.width)
+        for garbage: [UInt8] in [[], [0x49, 0x49, 0x2A, 0], [0x49, 0x49, 0x2A, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0],
+                                 [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]] {
+            #expect(LargePictureHeader.size(head: garbage, fd: fd) == nil)
+        }
+    }
+}

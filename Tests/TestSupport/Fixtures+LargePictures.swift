@@ -1,0 +1,81 @@
+import Foundation
+
+/// PNGs and TIFFs in the layouts people have them in, for the path that reads a picture too
+/// large to hold whole a few rows at a time. They are small (2001 x 1001, odd on purpose so
+/// every halving has an edge), and made "too large" with a small pixel budget: the path is
+/// the same, and a fixture of 200 MP would take a minute to encode.
+extension Fixtures {
+    /// One layout: its file name, and how it is written.
+    public struct LargeLayout: Sendable, CustomStringConvertible {
+        public let name: String
+        /// How exactly the reference should match: 0, or 1 for 16-bit samples (we keep the
+        /// high byte, swscale rounds).
+        public let tolerance: Int
+        /// Whether the reference is FFmpeg reading this file (its own layout) or the source
+        /// PNG it was written from without loss (FFmpeg reads neither BigTIFF nor every
+        /// tiled TIFF).
+        public let ownReference: Bool
+        let make: @Sendable () throws -> String
+        public var description: String { name }
+
+        /// Writes the fixture (once a run) and returns its path.
+        public func path() throws -> String { try make() }
+
+        /// The file whose FFmpeg decode is what this one must show.
+        public func reference() throws -> String { ownReference ? try path() : try largeSource() }
+    }
+
+    /// The source of every layout: a test card with grain, 2001 x 1001, 8-bit RGB.
+    public static func largeSource() throws -> String {
+        try make("large-src-2001x1001.png", ["-f", "lavfi", "-i", "testsrc2=s=2002x1002", "-vf", "format=rgb24,crop=2001:1001:0:0,noise=alls=20:allf=u",
+                                             "-frames:v", "1", "-pix_fmt", "rgb24"])
+    }
+
+    private static func ffmpegLayout(_ name: String, tolerance: Int = 0, _ args: [String]) -> LargeLayout {
+        LargeLayout(name: name, tolerance: tolerance, ownReference: true) {
+            try make(name, ["-i", try largeSource(), "-frames:v", "1"] + args)
+        }
+    }
+
+    private static func magickLayout(_ name: String, _ args: [String], prefix: String = "") -> LargeLayout {
+        LargeLayout(name: name, tolerance: 0, ownReference: false) {
+            // Made first: `tool` holds the fixtures' lock while it runs.
+            let source = try largeSource()
+            return try tool(name, "convert") { out in [source] + args + [prefix + out] }
+        }
+    }
+
+    /// PNG: 8-bit RGB, RGBA with half alpha, 16-bit grey, a palette.
+    public static let largePNGs: [LargeLayout] = [
+        ffmpegLayout("large-rgb.png", ["-pix_fmt", "rgb24"]),
+        ffmpegLayout("large-rgba.png", ["-vf", "format=rgba,colorchannelmixer=aa=0.5", "-pix_fmt", "rgba"]),
+        ffmpegLayout("large-grey16.png", tolerance: 1, ["-pix_fmt", "gray16be"]),
+        ffmpegLayout("large-palette.png", ["-pix_fmt", "pal8"]),
+    ]
+
+    /// TIFF: FFmpeg's (one strip, deflate) in RGB, 16-bit RGB and grey; ImageMagick's in
+    /// strips with LZW, in 256-pixel tiles, and as BigTIFF.
+    public static let largeTIFFs: [LargeLayout] = [
+        ffmpegLayout("large-rgb-deflate.tif", ["-pix_fmt", "rgb24", "-compression_algo", "deflate"]),
+        ffmpegLayout("large-rgb48.tif", tolerance: 1, ["-pix_fmt", "rgb48le", "-compression_algo", "packbits"]),
+        ffmpegLayout("large-grey.tif", ["-pix_fmt", "gray", "-compression_algo", "lzw"]),
+        magickLayout("large-strips-lzw.tif", ["-compress", "lzw"]),
+        magickLayout("large-tiles.tif", ["-compress", "zip", "-define", "tiff:tile-geometry=256x256"]),
+        magickLayout("large-bigtiff.tif", ["-compress", "none"], prefix: "TIFF64:"),
+    ]
+
+    /// The source as a PNG with Adam7 interlacing, which cannot be read a row at a time.
+    public static func largeInterlacedPNG() throws -> String {
+        let source = try largeSource()
+        return try tool("large-interlaced.png", "convert") { out in [source, "-interlace", "PNG", "PNG24:" + out] }
+    }
+
+    /// The picture of `path` as FFmpeg decodes it: RGBA bytes, rows packed.
+    public static func ffmpegRGBA(_ path: String, width: Int, height: Int) throws -> [UInt8] {
+        var out = try ffmpegBGRA(path, filter: "null", width: width, height: height)
+        out.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) { (p[i], p[i + 2]) = (p[i + 2], p[i]) }
+        }
+        return out
+    }
+}
