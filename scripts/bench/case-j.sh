@@ -1,13 +1,17 @@
 # scripts/bench/case-j.sh, sourced by run-cases.sh.
-# (j) a 20000x10000 JPEG (200 MP, twice the default pixel budget) to its fitted first frame
-# in 1280x720, then exit: wall time and peak RSS, against feh, which holds it whole.
+# (j) a 20000x10000 picture (200 MP, twice the default pixel budget) as a JPEG, a PNG and a
+# TIFF, to its fitted first frame in 1280x720, then exit: wall time and peak RSS, against
+# feh, which holds it whole.
 case_j() {
-    local img=$media/still200mp.jpg r
+    local img ext r
     quiet j
     for r in $(seq "$runs"); do
-        timed "$mv" --frames 1 --windowed --geometry $geom "$img" && record j ours wall "$wall" &&
-            record j ours rss "$rss"
-        timed feh --no-menus --geometry $geom --scale-down --on-last-slide quit --slideshow-delay 0.01 "$img" &&
-            record j feh wall "$wall" && record j feh rss "$rss"
+        for ext in jpg png tif; do
+            img=$media/still200mp.$ext
+            timed "$mv" --frames 1 --windowed --geometry $geom "$img" && record "j$ext" ours wall "$wall" &&
+                record "j$ext" ours rss "$rss"
+            timed feh --no-menus --geometry $geom --scale-down --on-last-slide quit --slideshow-delay 0.01 "$img" &&
+                record "j$ext" feh wall "$wall" && record "j$ext" feh rss "$rss"
+        done
     done
 }

@@ -19,6 +19,10 @@ mk video1080.mp4 -f lavfi -i "testsrc2=size=1920x1080:rate=30,noise=alls=8:allf=
 mk still24mp.jpg -f lavfi -i "testsrc2=size=6000x4000,noise=alls=10:allf=u" -frames:v 1 -q:v 2 -f image2
 # (j) 200 megapixels, twice the default pixel budget (a minute to make, once).
 mk still200mp.jpg -f lavfi -i "testsrc2=size=20000x10000,noise=alls=12:allf=u" -frames:v 1 -q:v 3 -f image2
+# (j) the same picture as a PNG and as a TIFF, as FFmpeg writes them (8-bit RGB; the TIFF in
+# one deflated strip): formats read a few rows at a time (under a minute each, once).
+mk still200mp.png -i "$dir/still200mp.jpg" -pix_fmt rgb24 -f image2
+mk still200mp.tif -i "$dir/still200mp.jpg" -pix_fmt rgb24 -compression_algo deflate -f image2
 # (c), (e) 720p30 H.264 with AAC stereo sound, 10 s.
 mk video720.mp4 -f lavfi -i "testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t" -f lavfi -i "$tone" \
     -t 10 -c:v libx264 -preset veryfast -crf 23 -pix_fmt yuv420p -c:a aac -b:a 128k -ac 2 -f mp4
