@@ -50,13 +50,18 @@ extension MediaSession {
     /// upright; nil for every other picture. They may hold a quarter of what the budget
     /// leaves beside the reduced picture: the budget is what the user allows for a picture,
     /// and the tiles, the picture and the scaler's copies all come out of it.
-    func stillTiles(over shown: VideoFrame) -> StillTiles? {
+    ///
+    /// A PNG's or TIFF's tiles need a pass over the whole file and a pyramid on disk (about
+    /// 5 bytes a pixel), so they are made only once the picture is shown larger than its
+    /// reduced decode (`rect`, where it lies on screen): a look at a scan costs no writing.
+    func stillTiles(over shown: VideoFrame, shownAs rect: Rect) -> StillTiles? {
         guard shown === frame, let info, info.kind == .image, ["mjpeg", "png", "tiff"].contains(info.videoCodec ?? ""),
               info.rotation == 0,
               shown.rotation == 0, transform.rotation == 0 else { return nil }
         let budget = settings.playerOptions.source.maxPixels
         guard info.width * info.height > budget else { return nil }
         if let t = detail.tiles { return t }
+        if info.videoCodec != "mjpeg", rect.width <= shown.width { return nil }
         guard !detail.tried, let url = content.url, case .success(let resolved) = MediaView.resolve(url),
               resolved.hasPrefix("file:") else {
             detail.tried = true

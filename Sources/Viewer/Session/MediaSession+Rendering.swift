@@ -134,7 +134,7 @@ extension MediaSession {
             scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
-            stillTiles(over: picture)?.draw(into: target, picture: r, shownWidth: picture.width, scaler: scaler)
+            stillTiles(over: picture, shownAs: r)?.draw(into: target, picture: r, shownWidth: picture.width, scaler: scaler)
             drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas,
                           floor: min(overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor,
                                      state.stageControlsTop ?? Int.max))
