@@ -70,6 +70,17 @@ extension Fixtures {
         return try tool("large-interlaced.png", "convert") { out in [source, "-interlace", "PNG", "PNG24:" + out] }
     }
 
+    /// The `w` x `h` pixels at (x, y) of 4-byte `pixels` `width` wide, rows packed.
+    public static func crop(_ pixels: [UInt8], width: Int, x: Int, y: Int, w: Int, h: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(w * h * 4)
+        for row in y..<(y + h) {
+            let start = (row * width + x) * 4
+            out += pixels[start..<(start + w * 4)]
+        }
+        return out
+    }
+
     /// The picture of `path` as FFmpeg decodes it: RGBA bytes, rows packed.
     public static func ffmpegRGBA(_ path: String, width: Int, height: Int) throws -> [UInt8] {
         var out = try ffmpegBGRA(path, filter: "null", width: width, height: height)

@@ -30,6 +30,19 @@ extension MediaviewProgram {
             return (worst, total / Double(img.width * img.height * 3))
         }
 
+        /// The program's window once it shows `fitted` (BGRA, the window's size): the file's
+        /// picture fitted, within a few levels over 32-pixel squares.
+        static func fittedWindow(_ run: Launched, _ probe: ScreenProbe, _ fitted: [UInt8]) throws -> ProgramWindow {
+            let window = try #require(ProgramWindow.wait(probe, of: run, timeout: 30), "no window; stderr: \(run.stderr)")
+            var seen = (blocks: 0.0, pixels: 0.0)
+            let shown = window.waitFor(probe, timeout: 30) { img in
+                seen = Self.difference(img, fitted, block: 32)
+                return seen.blocks < 8
+            }
+            try #require(shown != nil, "the fitted picture is not the file's: \(seen); stderr: \(run.stderr)")
+            return window
+        }
+
         static func peakMiB(_ pid: Int32) -> Double {
             Double(HostileFolders.memoryKiB(pid, "VmHWM") ?? .max) / 1024
         }
@@ -42,18 +55,10 @@ extension MediaviewProgram {
             // 1:1 centres the picture: the window's corner is at (9680, 4840) of the file.
             let centre = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9680:4840", width: 640, height: 320)
             let probe = try ScreenProbe()
-            let log = try Scratch.directory("gigapixel") + "/events.jsonl"
-            let run = try Launched(["--sandbox", sandbox, "--windowed", "--geometry", "640x320+0+0", "--no-audio",
-                                    "--events", log, path])
+            let run = try Launched(["--sandbox", sandbox, "--windowed", "--geometry", "640x320+0+0", "--no-audio", path])
             defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "no picture; stderr: \(run.stderr)")
+            let window = try Self.fittedWindow(run, probe, fitted)
             var seen = (blocks: 0.0, pixels: 0.0)
-            let shown = window.waitFor(probe, timeout: 10) { img in
-                seen = Self.difference(img, fitted, block: 32)
-                return seen.blocks < 8
-            }
-            #expect(shown != nil, "the fitted picture is not the file's: \(seen); stderr: \(run.stderr)")
             #expect(Self.peakMiB(run.pid) < 400, "opening took \(Self.peakMiB(run.pid)) MiB at peak")
 
             _ = try xdotool(["key", "--window", String(window.id), "ctrl+0"])
@@ -83,17 +88,6 @@ extension MediaviewProgram {
             #expect(Self.peakMiB(run.pid) < 400, "panning took \(Self.peakMiB(run.pid)) MiB at peak")
         }
 
-        /// The `w` x `h` BGRA pixels at (x, y) of `pixels`, `width` wide.
-        static func crop(_ pixels: [UInt8], width: Int, x: Int, y: Int, w: Int, h: Int) -> [UInt8] {
-            var out: [UInt8] = []
-            out.reserveCapacity(w * h * 4)
-            for row in y..<(y + h) {
-                let start = (row * width + x) * 4
-                out += pixels[start..<(start + w * 4)]
-            }
-            return out
-        }
-
         /// A PNG or TIFF over the budget (a small budget, so the fixture is quick to make; the
         /// path is the one a 200 MP scan takes): shown fitted from one pass over its rows, and
         /// at 1:1, and panned, the file's own pixels from the pyramid that a second pass built.
@@ -104,23 +98,16 @@ extension MediaviewProgram {
             let fitted = try Fixtures.ffmpegBGRA(try layout.reference(), filter: "scale=640:320:flags=area", width: 640, height: 320)
             let full = try Fixtures.ffmpegBGRA(try layout.reference(), filter: "null", width: 2001, height: 1001)
             let probe = try ScreenProbe()
-            let log = try Scratch.directory("large-\(sandbox)") + "/events.jsonl"
             let run = try Launched(["--sandbox", sandbox, "--windowed", "--geometry", "640x320+0+0", "--no-audio",
-                                    "--max-pixels", "1000000", "--events", log, path])
+                                    "--max-pixels", "1000000", path])
             defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
-            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
-            try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "no picture; stderr: \(run.stderr)")
+            let window = try Self.fittedWindow(run, probe, fitted)
             var seen = (blocks: 0.0, pixels: 0.0)
-            let shown = window.waitFor(probe, timeout: 10) { img in
-                seen = Self.difference(img, fitted, block: 32)
-                return seen.blocks < 8
-            }
-            #expect(shown != nil, "the fitted picture is not the file's: \(seen); stderr: \(run.stderr)")
 
             // 1:1 centres the picture: its corner is half a pixel from (680, 340), either way.
             func sharp(atX x: Int) -> Bool {
                 let wanted = [(x, 340), (x + 1, 340), (x, 341), (x + 1, 341)].map {
-                    Self.crop(full, width: 2001, x: $0.0, y: $0.1, w: 640, h: 320)
+                    Fixtures.crop(full, width: 2001, x: $0.0, y: $0.1, w: 640, h: 320)
                 }
                 return window.waitFor(probe, timeout: 20) { img in
                     seen = wanted.map { Self.difference(img, $0, block: 16) }.min { $0.pixels < $1.pixels }!

@@ -48,17 +48,6 @@ import TestSupport
         return (out, w)
     }
 
-    /// The `w` x `h` pixels at (x, y) of RGBA `pixels` `width` wide.
-    static func crop(_ pixels: [UInt8], width: Int, x: Int, y: Int, w: Int, h: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(w * h * 4)
-        for row in y..<(y + h) {
-            let start = (row * width + x) * 4
-            out += pixels[start..<(start + w * 4)]
-        }
-        return out
-    }
-
     static func largest(_ a: [UInt8], _ b: [UInt8]) -> Int {
         guard a.count == b.count else { return 256 }
         return a.withUnsafeBufferPointer { p in
@@ -128,7 +117,7 @@ import TestSupport
                     for (c, tile) in row.enumerated() {
                         let w = min(512, lw - c * 512), h = min(512, lh - r * 512)
                         #expect(tile.width == w && tile.height == h)
-                        let want = Self.crop(level.pixels, width: lw, x: c * 512, y: r * 512, w: w, h: h)
+                        let want = Fixtures.crop(level.pixels, width: lw, x: c * 512, y: r * 512, w: w, h: h)
                         let off = Self.largest(Self.rgba(tile.frame), want)
                         #expect(off == 0, "\(layout) level \(l) tile \(c),\(r) is not the file's: a channel off by \(off)")
                     }
