@@ -52,12 +52,7 @@ extension DemuxStage {
         if let path = o.cache?.check(url).path, let data = try? Data(contentsOf: URL(fileURLWithPath: path)) {
             return [UInt8](data)
         }
-        var cb = AVIOInterruptCB()
-        cb.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
-        }
-        cb.opaque = Unmanaged.passUnretained(openInterrupt).toOpaque()
+        let cb = openInterrupt.callback
         let sinks = CachingIO.Sinks(cache: o.cache, directory: o.cacheDirectory, memory: o.memoryCache,
                                     onCached: o.onCached)
         openInterrupt.arm()

@@ -27,12 +27,7 @@ extension DemuxStage {
         let o = options.source
         guard options.sandbox != .off, SourceOptions.isNetwork(url), !sendsWebStills, !PictureFormat.fetchesWhole(url),
               o.memoryCache?.data(for: url) == nil, o.cache?.holds(url) != true else { return nil }
-        var cb = AVIOInterruptCB()
-        cb.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
-        }
-        cb.opaque = Unmanaged.passUnretained(openInterrupt).toOpaque()
+        let cb = openInterrupt.callback
         let sinks = CachingIO.Sinks(cache: o.cache, directory: o.cacheDirectory, memory: o.memoryCache, onCached: o.onCached)
         openInterrupt.arm()
         defer { openInterrupt.disarm() }

@@ -27,11 +27,7 @@ final class Demuxer: @unchecked Sendable {
     init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil, io memory: CustomIO? = nil) throws(AVError) {
         interrupt = given ?? Interrupt(timeout: options.effectiveTimeout)
         guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
-        c.pointee.interrupt_callback.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
-        }
-        c.pointee.interrupt_callback.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        c.pointee.interrupt_callback = interrupt.callback
         interrupt.arm()
         // Web media may come from the caches, or through CachingIO (which copies
         // it into the cache as it plays); then FFmpeg reads our AVIOContext.

@@ -99,10 +99,29 @@ final class DecodeWorker {
     /// Sends `request` and waits at most `timeout` seconds for its answer, calling
     /// `meanwhile` every few hundredths of a second: a preview session says from there that
     /// the pointer moved on, and the worker then answers early rather than being killed.
-    func exchange(_ request: WorkerMessage, timeout: Double, meanwhile: () -> Void) -> Outcome {
+    /// `reads` answers the reads the worker asks for meanwhile (`readAt`, a source the
+    /// viewer holds for it); each wait for the worker is bounded by `timeout` on its own.
+    func exchange(_ request: WorkerMessage, timeout: Double, reads: ((WorkerMessage) -> WorkerMessage)? = nil,
+                  meanwhile: () -> Void) -> Outcome {
         if let ended { return ended }
         guard request.send(on: socket) else { return reap() }
-        return withoutActuallyEscaping(meanwhile) { wait(timeout: timeout, meanwhile: $0) }
+        return withoutActuallyEscaping(meanwhile) { meanwhile in
+            var served = 0
+            while true {
+                let outcome = wait(timeout: timeout, meanwhile: meanwhile)
+                guard case .answer(let m) = outcome, m.kind == .readAt, let reads else { return outcome }
+                served += 1
+                let answer = served <= ChannelReads.mostPerRequest ? reads(m) : nil
+                if m.fd >= 0 { close(m.fd) }
+                guard let answer else {
+                    stop()
+                    return .stopped("asked for more than \(ChannelReads.mostPerRequest) reads")
+                }
+                let sent = answer.send(on: socket)
+                if answer.fd >= 0 { close(answer.fd) }
+                guard sent else { return reap() }
+            }
+        }
     }
 
     /// Sends a message that is never answered; nil when sent, else how the worker ended.

@@ -13,17 +13,36 @@ package enum PreviewRequest {
     /// The most keyframe times an index may hold (the previewer reads no more).
     static let largestIndex = 100_000
 
+    /// Where a session's video is read from.
+    package enum Source: Equatable {
+        /// The file behind the open request's fd, read with `pread`.
+        case file
+        /// A source the viewer reads for the worker (web media), `size` bytes long
+        /// (negative: not known), through `ChannelIO`.
+        case channel(size: Int64)
+    }
+
     /// The request opening the video behind `fd` (which stays the caller's) for previews
     /// `width` pixels wide, decoding pictures of at most `maxPixels`.
     static func open(fd: Int32, name: String, width: Int, maxPixels: Int) -> WorkerMessage {
-        WorkerMessage(kind: .previewOpen, numbers: [Int64(width), Int64(maxPixels)], text: name, fd: fd)
+        WorkerMessage(kind: .previewOpen, numbers: [Int64(width), Int64(maxPixels), 0], text: name, fd: fd)
     }
 
-    /// The width and pixel budget an open request asks for; nil when it is malformed.
-    package static func opening(_ m: WorkerMessage) -> (width: Int, maxPixels: Int)? {
-        guard m.kind == .previewOpen, m.fd >= 0, m.numbers.count >= 2,
+    /// The request opening a video the viewer reads for the worker, `size` bytes long
+    /// (negative: not known); its reads are answered during each exchange.
+    static func open(readingThroughChannel size: Int64, name: String, width: Int, maxPixels: Int) -> WorkerMessage {
+        WorkerMessage(kind: .previewOpen, numbers: [Int64(width), Int64(maxPixels), 1, size], text: name)
+    }
+
+    /// The width, pixel budget and source an open request asks for; nil when it is malformed.
+    package static func opening(_ m: WorkerMessage) -> (width: Int, maxPixels: Int, source: Source)? {
+        guard m.kind == .previewOpen, m.numbers.count >= 4,
               (16...Int64(largestWidth)).contains(m.numbers[0]), m.numbers[1] > 0 else { return nil }
-        return (Int(m.numbers[0]), Int(m.numbers[1]))
+        switch m.numbers[2] {
+        case 0 where m.fd >= 0: return (Int(m.numbers[0]), Int(m.numbers[1]), .file)
+        case 1 where m.fd < 0: return (Int(m.numbers[0]), Int(m.numbers[1]), .channel(size: max(-1, m.numbers[3])))
+        default: return nil
+        }
     }
 
     /// The answer to an open: the keyframe times as `PreviewFile` stores them (the checks

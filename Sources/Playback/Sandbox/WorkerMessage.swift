@@ -95,6 +95,14 @@ public struct WorkerMessage {
         /// Viewer to worker: the file the next PNG or TIFF opened for zoom detail
         /// (`regionsOpen`) has its tiles written to and read from (`PyramidRegions`).
         case regionsStore = 35
+        /// Worker to viewer, only while it serves a request on a source it reads through the
+        /// channel (web media): send the bytes at offset `numbers[0]`, at most `numbers[1]`
+        /// of them. Answered with `bytes`.
+        case readAt = 36
+        /// Viewer to worker: the answer to `readAt`. `numbers[0]` is the count, in the fd (a
+        /// sealed memfd); 0 at the end of the source; negative, FFmpeg's error code, when
+        /// the read failed (the one line why is the text).
+        case bytes = 37
     }
 
     /// The largest message: the numbers and a line of text.

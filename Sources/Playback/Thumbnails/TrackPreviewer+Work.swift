@@ -33,11 +33,18 @@ extension TrackPreviewer {
         /// what a sandboxed worker, which may open no path, is handed. nil when it has no
         /// moving picture to preview.
         package convenience init?(fd: Int32, size: Int, name: String, width: Int, maxPixels: Int) {
+            guard let io = DescriptorIO(fd: fd, size: Int64(size)) else { return nil }
+            self.init(io: io, name: name, width: width, maxPixels: maxPixels)
+        }
+
+        /// Opens the video `io` reads (in a worker: a file's descriptor, or web media the
+        /// viewer reads for it through the channel) for previews; nil when it has no moving
+        /// picture to preview.
+        package convenience init?(io: CustomIO, name: String, width: Int, maxPixels: Int) {
             var options = SourceOptions()
             options.maxPixels = maxPixels
             let interrupt = Interrupt(timeout: options.effectiveTimeout)
-            guard let io = DescriptorIO(fd: fd, size: Int64(size)),
-                  let d = try? Demuxer(url: name, options: options, interrupt: interrupt, io: io) else { return nil }
+            guard let d = try? Demuxer(url: name, options: options, interrupt: interrupt, io: io) else { return nil }
             self.init(demuxer: d, width: width, maxPixels: maxPixels, interrupt: interrupt)
         }
 

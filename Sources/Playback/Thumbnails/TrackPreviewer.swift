@@ -228,7 +228,7 @@ public final class TrackPreviewer: @unchecked Sendable {
     /// nil, with previews marked unavailable, when there is nothing to preview.
     private func open() -> PreviewPictures? {
         let made: PreviewPictures?
-        switch SandboxedPreview.open(url: url, width: width, maxPixels: options.maxPixels, mode: sandbox) {
+        switch SandboxedPreview.open(url: url, options: options, interrupt: interrupt, width: width, mode: sandbox) {
         case .opened(let session): made = session
         case .inProcess: made = Work(url: url, options: options, width: width, interrupt: interrupt)
         case .failed(let why):

@@ -47,12 +47,7 @@ public final class Downloader: Sendable {
         guard SourceOptions.isNetwork(url) else { return .failure(AVError(message: "\(url): only web media is downloaded")) }
         guard let cache = options.cache else { return .failure(AVError(message: "no cache to download into")) }
         if let hit = cache.lookup(url) { return .success(hit) }
-        var cb = AVIOInterruptCB()
-        cb.callback = { opaque in
-            guard let opaque else { return 0 }
-            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
-        }
-        cb.opaque = Unmanaged.passUnretained(interrupt).toOpaque()
+        let cb = interrupt.callback
         // The caller's callback is for the player's copy; a preload reports through its own.
         let sinks = CachingIO.Sinks(cache: cache, directory: options.cacheDirectory, memory: nil, onCached: nil)
         let io: CachingIO

@@ -55,7 +55,7 @@ package class CustomIO: @unchecked Sendable {
     }
 
     /// The new position for a seek request against a source of `size` bytes (-1: unknown).
-    static func target(offset: Int64, whence: Int32, current: Int64, size: Int64) -> Int64? {
+    package static func target(offset: Int64, whence: Int32, current: Int64, size: Int64) -> Int64? {
         switch whence & ~Int32(AVSEEK_FORCE) {
         case SEEK_SET: return offset
         case SEEK_CUR: return current + offset

@@ -1,3 +1,4 @@
+import CFFmpeg
 import MediaCore
 import Synchronization
 
@@ -34,6 +35,18 @@ package final class Interrupt: Sendable {
     package func cancel() { cancelled.store(true, ordering: .relaxed) }
     /// Ends the blocking call under way, if any, but not later ones.
     package func abandon() { abandoned.store(true, ordering: .relaxed) }
+
+    /// FFmpeg's interrupt callback reading this state. It holds no reference: the caller
+    /// keeps this object alive as long as what it is given to.
+    package var callback: AVIOInterruptCB {
+        var cb = AVIOInterruptCB()
+        cb.callback = { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
+        }
+        cb.opaque = Unmanaged.passUnretained(self).toOpaque()
+        return cb
+    }
 
     /// What FFmpeg's interrupt callback answers: whether to give up the blocking call.
     package func shouldStop() -> Bool {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 @testable import Web
 
-/// Track previews of a local video made in a confined worker of their own: the same
+/// Track previews of a local or web video made in a confined worker of their own: the same
 /// pictures as the viewer's own decode, the worker under the syscall filter, a newer hover
 /// answered without killing it, and a worker killed mid-session stopping only the previews.
 @Suite(.serialized) struct PreviewSandboxTests {
@@ -99,13 +99,73 @@ import Testing
         #expect(next.workerPID != nil && next.workerPID != pid)
     }
 
-    @Test("A web video's previews stay in this process, reading ranges as the player does")
-    func webStaysHere() throws {
+    @Test("A web video's previews come from a confined worker that reads through the viewer: the same pictures as decoded here, and the worker holds no socket but its channel")
+    func webInWorker() throws {
         let (name, _) = try TrackPreviewerTests.servedClip()
-        let p = TrackPreviewer(url: try TestEnvironment.http + "/" + name, options: SourceOptions(), wake: {})
+        let url = try TestEnvironment.http + "/" + name
+        let boxed = TrackPreviewer(url: url, options: SourceOptions(), wake: {})
+        let here = TrackPreviewer(url: url, options: SourceOptions(), sandbox: .off, wake: {})
+        defer { boxed.close(); here.close() }
+        for t in [12.0, 31.0, 49.0] {
+            let a = try #require(picture(boxed, at: t), "no preview from the worker at \(t) s")
+            let b = try #require(picture(here, at: t), "no preview made here at \(t) s")
+            #expect(a.pts == b.pts, "at \(t) s")
+            #expect(PreviewFile.encode(a) == PreviewFile.encode(b), "at \(t) s: the pictures differ")
+        }
+        let pid = try #require(boxed.workerPID, "the web video's previews were not made in a worker")
+        #expect(here.workerPID == nil)
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("Seccomp:\t2\n") && status.contains("NoNewPrivs:\t1\n"), "the previews' worker is not confined")
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        let sockets = fds.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "").hasPrefix("socket:") }
+        #expect(sockets == ["0"], "the worker holds sockets \(sockets), not only its channel")
+    }
+
+    @Test("A server that stalls under a web preview gives that picture up within the step's bound, and the worker is kept")
+    func stalledServer() throws {
+        let (name, _) = try TrackPreviewerTests.servedClip()
+        // Each answer stops after 20 kB: the container's header and its index at the end
+        // come whole, a keyframe (25-37 kB here) does not.
+        var options = SourceOptions()
+        options.networkTimeout = 5
+        let p = TrackPreviewer(url: try TestEnvironment.http + "/stall/20000/" + name, options: options, wake: {})
         defer { p.close() }
-        #expect(picture(p, at: 12) != nil)
-        #expect(p.workerPID == nil)
+        let asked = Date()
+        p.request(at: 12)
+        let end = Date().addingTimeInterval(20)
+        while (p.isBusy || p.workerPID == nil) && !p.isUnavailable && Date() < end { usleep(5_000) }
+        let waited = Date().timeIntervalSince(asked)
+        #expect(!p.isBusy && !p.isUnavailable, "the stalled picture was never given up, or the previews ended")
+        #expect(p.picture(at: 12) == nil, "a picture came from a server that stalled before its keyframe")
+        #expect(waited >= TrackPreviewer.Work.stepTimeout && waited < 12, "given up after \(waited) s")
+        let pid = try #require(p.workerPID, "a stalled read stopped the worker")
+        #expect(kill(pid, 0) == 0)
+    }
+
+    @Test("The viewer answers a worker's reads within bounds: a read out of bounds is refused in one line, one past the end says the end")
+    func readsWithinBounds() throws {
+        let data = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let io = try #require(MemoryIO(data: data))
+        defer { io.close() }
+        let interrupt = Interrupt(timeout: 2)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: ChannelReads.largest)
+        defer { buffer.deallocate() }
+        let good = ChannelReads.answer(ChannelReads.request(offset: 99_000, count: 4096), from: io, interrupt: interrupt)
+        defer { if good.fd >= 0 { close(good.fd) } }
+        let n = ChannelReads.bytes(in: good, into: buffer, want: 4096)
+        #expect(n == 1000 && Array(UnsafeBufferPointer(start: buffer, count: 1000)) == Array(data[99_000...]))
+        let past = ChannelReads.answer(ChannelReads.request(offset: 100_000, count: 10), from: io, interrupt: interrupt)
+        #expect(past.kind == .bytes && past.numbers.first == 0 && past.fd < 0)
+        #expect(ChannelReads.bytes(in: past, into: buffer, want: 10) == 0)
+        for (offset, count) in [(Int64(-1), 10), (0, 0), (0, ChannelReads.largest + 1), (0, -5)] {
+            let refused = ChannelReads.answer(ChannelReads.request(offset: offset, count: count), from: io, interrupt: interrupt)
+            #expect(refused.kind == .bytes && (refused.numbers.first ?? 0) < 0 && refused.fd < 0, "\(offset), \(count)")
+            #expect(!refused.text.isEmpty && !refused.text.contains("\n"))
+            #expect(ChannelReads.bytes(in: refused, into: buffer, want: 10) < 0)
+        }
+        // An answer claiming more than was asked, or more than its memfd holds, is refused.
+        #expect(ChannelReads.bytes(in: good, into: buffer, want: 500) < 0)
+        #expect(ChannelReads.bytes(in: WorkerMessage(kind: .bytes, numbers: [2000], fd: good.fd), into: buffer, want: 4096) < 0)
     }
 
     @Test("Answers a subverted worker could send are refused: a picture wider than asked, a damaged one, times out of order")
