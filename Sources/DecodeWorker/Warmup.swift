@@ -19,7 +19,7 @@ enum Warmup {
         Playback.silenceFFmpegLog()
         // A media worker only decodes packets: libavcodec needs no warm-up, and reading a
         // picture would load libavformat, whose network and container libraries it never uses.
-        if kind == .media { return }
+        if kind == .media || kind == .containers { return }
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
         var pictures: [(String, [UInt8])] = []
         if let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) { pictures.append(("warm-up.png", png)) }
@@ -51,6 +51,7 @@ enum Warmup {
         switch kind {
         case .photos: return photos
         case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
+        case .containers: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
         case .drawings:
             return photos + [DELAYLOAD_AVIF, DELAYLOAD_HEIF, DELAYLOAD_JXL, DELAYLOAD_RSVG, DELAYLOAD_GOBJECT,
                              DELAYLOAD_GLIB, DELAYLOAD_CAIRO]

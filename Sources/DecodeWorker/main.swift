@@ -13,6 +13,7 @@ let previews = PreviewServing(channel: channel)
 let regions = RegionServing()
 let animations = AnimationServing()
 let streams = StreamServing(channel: channel)
+let containers = ContainerServing(channel: channel)
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -53,6 +54,18 @@ while let request = WorkerMessage.receive(on: channel) {
     case .streamPacket where testing && streams.name.contains("worker-hangs-later.") && streams.packets > 30:
         // Tests only: a decoder that stops answering mid-play.
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
+    case .containerRead where testing && containers.name.contains("demuxer-crashes-later.") && containers.packets > 30:
+        // Tests only: a demuxer that crashes mid-play, as a crafted file could make it.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .containerRead where testing && containers.name.contains("demuxer-hangs-later.") && containers.packets > 30:
+        // Tests only: a demuxer that stops answering mid-play.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
+    case .containerOpen:
+        answer = containers.open(request)
+    case .containerRead:
+        answer = containers.read(request)
+    case .containerSeek:
+        answer = containers.seek(request)
     case .videoOpen, .soundOpen:
         answer = streams.open(request)
     case .streamPacket:
@@ -81,8 +94,8 @@ while let request = WorkerMessage.receive(on: channel) {
     default:
         answer = WorkerMessage(kind: .failure, text: "the decoder was asked for something it does not do")
     }
-    // An opened video's descriptor is the preview session's now.
-    if request.fd >= 0 && request.kind != .previewOpen { close(request.fd) }
+    // An opened video's descriptor is the preview or container session's now.
+    if request.fd >= 0 && request.kind != .previewOpen && request.kind != .containerOpen { close(request.fd) }
     let sent = answer.send(on: channel)
     if answer.fd >= 0 { close(answer.fd) }
     if !sent { break }

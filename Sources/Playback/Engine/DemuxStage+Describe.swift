@@ -16,10 +16,8 @@ extension DemuxStage {
     /// single frame is allocated.
     func describe(_ d: Demuxer) throws(AVError) -> Streams {
         let ctx = d.ctx
-        let v = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        let a = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-        let video = v >= 0 ? Int(v) : nil
-        let audio = a >= 0 ? Int(a) : nil
+        let video = d.bestStream(AVMEDIA_TYPE_VIDEO)
+        let audio = d.bestStream(AVMEDIA_TYPE_AUDIO)
         guard video != nil || audio != nil else {
             throw AVError(message: "\(SourceOptions.displayName(url)): no picture or sound in it")
         }
@@ -28,7 +26,7 @@ extension DemuxStage {
                              title: nil, artist: nil, rotation: 0)
         DemuxStage.readTags(into: &info, container: ctx.pointee.metadata, sound: audio.map { d.stream($0).pointee.metadata })
         if ctx.pointee.bit_rate > 0 { info.streams.overallBitRate = Int(ctx.pointee.bit_rate) }
-        if let long = ctx.pointee.iformat?.pointee.long_name { info.streams.container = String(cString: long) }
+        if let long = d.longName { info.streams.container = long }
         info.chapters = d.chapters
         if let a = audio {
             let par = d.stream(a).pointee.codecpar!

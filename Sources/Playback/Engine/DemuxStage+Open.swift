@@ -84,7 +84,7 @@ extension DemuxStage {
         let d: Demuxer
         var streams: Streams
         do {
-            d = try Demuxer(url: url, options: options.source, interrupt: openInterrupt, io: memory)
+            d = try openDemuxer(memory: memory)
             demuxer = d
             streams = try describe(d)
         } catch {
@@ -124,6 +124,18 @@ extension DemuxStage {
             if source.video == nil { fail(error); return nil }
         }
         return source
+    }
+
+    /// The demuxer: a sandboxed worker's when the sandbox is on and a worker can be had; a
+    /// pipe, a playlist whose parts FFmpeg fetches, or the sandbox off is read here.
+    private func openDemuxer(memory: CustomIO?) throws(AVError) -> Demuxer {
+        switch try SandboxedContainer.open(url: url, memory: memory, options: options, interrupt: openInterrupt,
+                                           cancelled: { [self] in isClosed }) {
+        case .sandboxed(let container):
+            return Demuxer(sandboxed: container, interrupt: openInterrupt)
+        case .here(let opened):
+            return try Demuxer(url: url, options: options.source, interrupt: openInterrupt, io: opened ?? memory)
+        }
     }
 
     private func videoSetup(_ decoder: any PacketDecoding, info: MediaInfo) -> VideoDecodeStage.Setup {

@@ -12,6 +12,9 @@ extension DemuxStage {
         var video: Int?
         var audio: Bool
         var subtitles: SubtitleStreams
+
+        /// The streams read with the sound track `audio` chosen.
+        func wanted(audio: Int?) -> [Int] { [video, audio].compactMap { $0 } + subtitles.keys }
     }
 
     /// What one pass of the read loop is at.
@@ -20,6 +23,8 @@ extension DemuxStage {
         var atEnd = false
         var anyPacket = false
         var audioStream: Int?
+        /// The streams whose packets go anywhere: a sandboxed demuxer sends no others.
+        var wanted: [Int] = []
     }
 
     /// Reads until closed: packets of each generation go out after its start.
@@ -28,10 +33,12 @@ extension DemuxStage {
         // A sound track switch always comes with a seek (`selectAudio`), so the chosen
         // stream is read again only there, not under the lock for every packet.
         var r = Reading(audioStream: routes.audio ? state.withLock { $0.tracks.audioStream } : nil)
+        r.wanted = routes.wanted(audio: r.audioStream)
         let isNetwork = SourceOptions.isNetwork(url)
         while !isClosed {
             if let command = takeCommand() {
                 if routes.audio { r.audioStream = state.withLock { $0.tracks.audioStream } }
+                r.wanted = routes.wanted(audio: r.audioStream)
                 r.current = command.serial
                 _ = d.seek(to: command.target)
                 r.atEnd = false
@@ -45,7 +52,7 @@ extension DemuxStage {
                 waitWhileIdle()
                 continue
             }
-            switch d.read(into: packet) {
+            switch d.read(into: packet, wanted: r.wanted) {
             case .packet:
                 r.anyPacket = true
                 if route(packet, serial: r.current, audioStream: r.audioStream, routes: routes) { packet = Packet() }

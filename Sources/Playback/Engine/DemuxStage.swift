@@ -78,6 +78,11 @@ final class DemuxStage: @unchecked Sendable {
 
     var isClosed: Bool { closed.load(ordering: .relaxed) }
 
+    /// Why the sandboxed worker reading the container stopped, once it did.
+    var sandboxStopped: AVError? {
+        demuxer?.sandboxStopped
+    }
+
     /// A copy of what the stage found so far.
     var snapshot: State { state.withLock { $0 } }
 

@@ -76,7 +76,7 @@ final class PlayerEngine: @unchecked Sendable {
     var firstLook: FirstLook? { demux.state.withLock { $0.firstLook } }
 
     /// A problem met after opening (a network error mid-stream, a damaged picture), if any.
-    var decoderStopped: AVError? { video.stopped.withLock { $0 } ?? sound.stopped.withLock { $0 } }
+    var decoderStopped: AVError? { video.stopped.withLock { $0 } ?? sound.stopped.withLock { $0 } ?? demux.sandboxStopped }
     var streamError: AVError? { demux.state.withLock { $0.readError } ?? video.failure.withLock { $0 } }
 
     /// Frames that were due but skipped because a later one was due too.

@@ -12,6 +12,9 @@ final class Demuxer: @unchecked Sendable {
     private let interrupt: Interrupt
     /// Our own AVIOContext for web media; closed after the format context.
     private let io: CustomIO?
+    /// The sandboxed worker whose demuxer this stands in for, `ctx` its stand-in context;
+    /// nil when FFmpeg's demuxer runs here.
+    private let sandboxed: SandboxedContainer?
 
     /// What `read` found.
     enum ReadResult {
@@ -43,6 +46,7 @@ final class Demuxer: @unchecked Sendable {
             throw AVError(code: error.code, message: "cannot open \(SourceOptions.displayName(url)): \(error.message)")
         }
         io = route.io
+        sandboxed = nil
         if let pb = route.io?.context {
             c.pointee.pb = pb
             c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -73,19 +77,55 @@ final class Demuxer: @unchecked Sendable {
         }
     }
 
+    /// Reads the container `sandboxed` opened in its worker: `ctx` is its stand-in.
+    init(sandboxed container: SandboxedContainer, interrupt given: Interrupt) {
+        interrupt = given
+        io = nil
+        sandboxed = container
+        ctx = container.context
+    }
+
     deinit {
+        // A stand-in context is its container's to free.
+        guard sandboxed == nil else { return }
         var p: UnsafeMutablePointer<AVFormatContext>? = ctx
         avformat_close_input(&p)
         io?.close()
     }
 
-    /// Why the web download failed, in words, when it did.
-    var ioFailure: AVError? { io?.failure }
+    /// Why the web download failed, or the worker reading the container stopped, in words.
+    var ioFailure: AVError? { sandboxed?.failure ?? io?.failure }
+
+    /// Whether the container is read by a sandboxed worker.
+    var isSandboxed: Bool { sandboxed != nil }
+
+    /// Why the sandboxed worker reading the container stopped, once it did.
+    var sandboxStopped: AVError? { sandboxed?.workerStopped }
 
     /// Makes blocking I/O return at once, from any thread.
-    func cancel() { interrupt.cancel() }
+    func cancel() {
+        interrupt.cancel()
+        sandboxed?.cancel()
+    }
 
-    var formatName: String { String(cString: ctx.pointee.iformat.pointee.name) }
+    var formatName: String { sandboxed?.description.format ?? String(cString: ctx.pointee.iformat.pointee.name) }
+
+    /// The container format's long name ("QuickTime / MOV"), when FFmpeg has one.
+    var longName: String? {
+        if let sandboxed { return sandboxed.description.longName }
+        return ctx.pointee.iformat?.pointee.long_name.map { String(cString: $0) }
+    }
+
+    /// The best stream of `type` by FFmpeg's rule (the default, with the most frames seen
+    /// while probing), or nil.
+    func bestStream(_ type: AVMediaType) -> Int? {
+        if let d = sandboxed?.description {
+            let i = type == AVMEDIA_TYPE_VIDEO ? d.bestVideo : type == AVMEDIA_TYPE_AUDIO ? d.bestAudio : -1
+            return i >= 0 ? i : nil
+        }
+        let i = av_find_best_stream(ctx, type, -1, -1, nil, 0)
+        return i >= 0 ? Int(i) : nil
+    }
 
     var streamCount: Int { Int(ctx.pointee.nb_streams) }
 
@@ -94,6 +134,7 @@ final class Demuxer: @unchecked Sendable {
     /// Duration in seconds, if the container knows it.
     /// The container's chapters with a finite start, in order (Matroska and MP4 carry them).
     var chapters: [Chapter] {
+        if let sandboxed { return sandboxed.chapters }
         let n = Int(ctx.pointee.nb_chapters)
         guard n > 0, n <= 10_000, let list = ctx.pointee.chapters else { return [] }
         return (0..<n).compactMap { i -> Chapter? in
@@ -111,7 +152,10 @@ final class Demuxer: @unchecked Sendable {
 
     /// Reads the next packet into `packet`. A network read that takes longer than the
     /// timeout counts as a failure.
-    func read(into packet: Packet) -> ReadResult {
+    /// `wanted`: the streams whose packets are wanted (nil: all); a sandboxed worker skips
+    /// the others rather than send them over.
+    func read(into packet: Packet, wanted: [Int]? = nil) -> ReadResult {
+        if let sandboxed { return sandboxed.read(into: packet, wanted: wanted) }
         interrupt.arm()
         let r = av_read_frame(ctx, packet.raw)
         interrupt.disarm()
@@ -127,6 +171,7 @@ final class Demuxer: @unchecked Sendable {
     /// Seeks so that the next packets start at or before `seconds`.
     func seek(to seconds: Double) -> Bool {
         // Clamped so no caller's number can overflow the conversion (a trap, not an error).
+        if let sandboxed { return sandboxed.seek(to: seconds) }
         let ts = Int64(max(0, min(seconds.isFinite ? seconds : 0, 1e12)) * Double(AV_TIME_BASE))
         interrupt.arm()
         defer { interrupt.disarm() }
@@ -137,6 +182,7 @@ final class Demuxer: @unchecked Sendable {
 
     /// Bytes read so far and the total size, for the buffered range of a download.
     var byteProgress: (position: Int64, size: Int64)? {
+        if let sandboxed { return sandboxed.byteProgress }
         guard let pb = ctx.pointee.pb else { return nil }
         let size = avio_size(pb)
         return size > 0 ? (avio_tell(pb), size) : nil

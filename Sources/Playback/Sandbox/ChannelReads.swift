@@ -74,3 +74,15 @@ package enum ChannelReads {
         return Int32(done)
     }
 }
+
+extension ChannelReads {
+    /// A source the viewer reads for a worker (web media): its reader and what bounds each
+    /// blocking read.
+    struct Source {
+        let io: CustomIO
+        let interrupt: Interrupt
+
+        /// The answer to the worker's read `m`.
+        func answer(_ m: WorkerMessage) -> WorkerMessage { ChannelReads.answer(m, from: io, interrupt: interrupt) }
+    }
+}

@@ -89,38 +89,43 @@ final class DecodeWorker {
     }
 
     /// Sends `request` (its fd stays the caller's) and waits at most `timeout` seconds, or
-    /// until `cancelled` says the answer is no longer wanted.
-    func exchange(_ request: WorkerMessage, timeout: Double, cancelled: (() -> Bool)? = nil) -> Outcome {
+    /// until `cancelled` says the answer is no longer wanted. `reads` answers the reads the
+    /// worker asks for meanwhile (`readAt`, a source the viewer holds for it); each wait for
+    /// the worker is bounded by `timeout` on its own.
+    func exchange(_ request: WorkerMessage, timeout: Double, cancelled: (() -> Bool)? = nil,
+                  reads: ((WorkerMessage) -> WorkerMessage)? = nil) -> Outcome {
         if let ended { return ended }
         guard request.send(on: socket) else { return reap() }
-        return wait(timeout: timeout, cancelled: cancelled)
+        return answer(timeout: timeout, cancelled: cancelled, meanwhile: nil, reads: reads)
     }
 
     /// Sends `request` and waits at most `timeout` seconds for its answer, calling
     /// `meanwhile` every few hundredths of a second: a preview session says from there that
     /// the pointer moved on, and the worker then answers early rather than being killed.
-    /// `reads` answers the reads the worker asks for meanwhile (`readAt`, a source the
-    /// viewer holds for it); each wait for the worker is bounded by `timeout` on its own.
     func exchange(_ request: WorkerMessage, timeout: Double, reads: ((WorkerMessage) -> WorkerMessage)? = nil,
                   meanwhile: () -> Void) -> Outcome {
         if let ended { return ended }
         guard request.send(on: socket) else { return reap() }
-        return withoutActuallyEscaping(meanwhile) { meanwhile in
-            var served = 0
-            while true {
-                let outcome = wait(timeout: timeout, meanwhile: meanwhile)
-                guard case .answer(let m) = outcome, m.kind == .readAt, let reads else { return outcome }
-                served += 1
-                let answer = served <= ChannelReads.mostPerRequest ? reads(m) : nil
-                if m.fd >= 0 { close(m.fd) }
-                guard let answer else {
-                    stop()
-                    return .stopped("asked for more than \(ChannelReads.mostPerRequest) reads")
-                }
-                let sent = answer.send(on: socket)
-                if answer.fd >= 0 { close(answer.fd) }
-                guard sent else { return reap() }
+        return withoutActuallyEscaping(meanwhile) { answer(timeout: timeout, cancelled: nil, meanwhile: $0, reads: reads) }
+    }
+
+    /// The answer to the request just sent, serving the reads asked for before it.
+    private func answer(timeout: Double, cancelled: (() -> Bool)?, meanwhile: (() -> Void)?,
+                        reads: ((WorkerMessage) -> WorkerMessage)?) -> Outcome {
+        var served = 0
+        while true {
+            let outcome = wait(timeout: timeout, cancelled: cancelled, meanwhile: meanwhile)
+            guard case .answer(let m) = outcome, m.kind == .readAt, let reads else { return outcome }
+            served += 1
+            let answer = served <= ChannelReads.mostPerRequest ? reads(m) : nil
+            if m.fd >= 0 { close(m.fd) }
+            guard let answer else {
+                stop()
+                return .stopped("asked for more than \(ChannelReads.mostPerRequest) reads")
             }
+            let sent = answer.send(on: socket)
+            if answer.fd >= 0 { close(answer.fd) }
+            guard sent else { return reap() }
         }
     }
 

@@ -15,6 +15,8 @@ extension DecodeWorkers {
     /// that cannot be read.
     public func startAhead(for path: String) {
         guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
+        // A video's container is read by a worker of its own before anything decodes.
+        if kind == .media { startAhead(kind: .containers) }
         startAhead(kind: kind)
         // A video's sound takes a worker of its own, asked for right after the picture's.
         if kind == .media { startAhead(kind: kind, second: true) }

@@ -11,6 +11,8 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     case drawings
     /// A video's pictures, or a sound stream: FFmpeg's decoders, one stream per worker.
     case media
+    /// A video's or song's container: FFmpeg's demuxers, one file per worker.
+    case containers
 
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {

@@ -103,6 +103,27 @@ public struct WorkerMessage {
         /// sealed memfd); 0 at the end of the source; negative, FFmpeg's error code, when
         /// the read failed (the one line why is the text).
         case bytes = 37
+        /// Viewer to worker: open the container of a video or song, in the fd (a local file,
+        /// read with pread); the text names it. Answered with `containerOpened`.
+        case containerOpen = 38
+        /// Worker to viewer: what the container holds (`ContainerDescription`), its JSON in
+        /// a sealed memfd, `numbers[0]` bytes long.
+        case containerOpened = 39
+        /// Viewer to worker: the next packet of a stream whose bit is set in `numbers`
+        /// (stream i is bit i % 64 of number i / 64). Answered with `containerPacket` or
+        /// `containerEnd`.
+        case containerRead = 40
+        /// Worker to viewer: a packet (see `ContainerPackets`), its bytes in the worker's
+        /// packet memfd, which comes with the first packet and whenever it is replaced.
+        case containerPacket = 41
+        /// Worker to viewer: no packet: `numbers[0]` 0 at the end, 1 to ask again, 2 when the
+        /// read failed with FFmpeg's error `numbers[1]`, said in the text.
+        case containerEnd = 42
+        /// Viewer to worker: seek so the next packets start at or before the second in
+        /// `numbers[0]` (a Double's bits). Answered with `containerSeeked`, `numbers[0]` 1
+        /// when it moved.
+        case containerSeek = 43
+        case containerSeeked = 44
     }
 
     /// The largest message: the numbers and a line of text.

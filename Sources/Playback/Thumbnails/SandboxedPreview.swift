@@ -35,19 +35,10 @@ final class SandboxedPreview: PreviewPictures {
     private let width: Int
     private let name: String
     /// The web video's reader in this process, answering the worker's reads; nil for a file.
-    private let source: WebSource?
+    private let source: ChannelReads.Source?
     /// Seconds one picture, or the opening, may take before the worker is killed; for web
     /// media, the worker's own time between two reads.
     static let timeout = 10.0
-
-    /// A web video read here for the worker: its reader and what bounds each read.
-    struct WebSource {
-        let io: CustomIO
-        let interrupt: Interrupt
-
-        /// The answer to the worker's read `m`.
-        func answer(_ m: WorkerMessage) -> WorkerMessage { ChannelReads.answer(m, from: io, interrupt: interrupt) }
-    }
 
     /// What opening came to.
     enum Opening {
@@ -60,7 +51,7 @@ final class SandboxedPreview: PreviewPictures {
         case failed(String?)
     }
 
-    private init(worker: DecodeWorker, keyframes: [Double], width: Int, name: String, source: WebSource?) {
+    private init(worker: DecodeWorker, keyframes: [Double], width: Int, name: String, source: ChannelReads.Source?) {
         self.worker = worker
         self.keyframes = keyframes
         self.width = width
@@ -97,7 +88,7 @@ final class SandboxedPreview: PreviewPictures {
             guard let path = localPath(route.url) else { return .inProcess }
             return open(path: path, width: width, maxPixels: options.maxPixels, mode: mode)
         }
-        let web = WebSource(io: io, interrupt: interrupt)
+        let web = ChannelReads.Source(io: io, interrupt: interrupt)
         let name = SourceOptions.displayName(url)
         let worker: DecodeWorker
         switch DecodeWorkers.own(mode, nice: 5) {
@@ -142,7 +133,7 @@ final class SandboxedPreview: PreviewPictures {
 
     /// The session an open's `outcome` makes, or why there is none (the worker stopped).
     private static func opened(_ outcome: DecodeWorker.Outcome, worker: DecodeWorker, width: Int, name: String,
-                               source: WebSource?) -> Opening {
+                               source: ChannelReads.Source?) -> Opening {
         switch outcome {
         case .answer(let m):
             defer { if m.fd >= 0 { close(m.fd) } }

@@ -6,10 +6,12 @@ extension MediaviewProgram {
     /// A video's pictures come from a sandboxed worker: when that worker dies or hangs
     /// mid-play, the video ends in one line and the queue goes on.
     @Suite(.serialized) struct VideoWorker {
-        /// Test-only names make the worker abort, or stop answering, after 30 packets, as a
-        /// crafted frame breaking the H.264 decoder could: one line each, the next item
+        /// Test-only names make the decoding worker, or the one reading the container, abort
+        /// or stop answering after 30 packets, as a crafted frame breaking the H.264 decoder
+        /// or a crafted box breaking the MP4 reader could: one line each, the next item
         /// shows, and the program ends on its own saying an item failed.
-        @Test(arguments: [("worker-crashes-later", "crashed (SIGABRT)"), ("worker-hangs-later", "took too long")])
+        @Test(arguments: [("worker-crashes-later", "crashed (SIGABRT)"), ("worker-hangs-later", "took too long"),
+                          ("demuxer-crashes-later", "crashed (SIGABRT)"), ("demuxer-hangs-later", "took too long")])
         func aVideoWhoseDecoderStopsMidPlayFailsInOneLineAndTheQueueGoesOn(_ name: String, _ why: String) throws {
             let dir = try Scratch.directory("video-worker-\(name)")
             let video = dir + "/clip \(name).mp4"
