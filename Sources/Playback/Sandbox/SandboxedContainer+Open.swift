@@ -1,0 +1,156 @@
+import CFFmpeg
+import FoundationEssentials
+import Glibc
+import MediaCore
+import Web
+
+/// Opening a container in a worker: which sources go there, the request, and the stand-in
+/// context built from the worker's answer.
+extension SandboxedContainer {
+    /// Where a container is read.
+    enum Opening {
+        case sandboxed(SandboxedContainer)
+        /// In this process: the sandbox is off, the source is a pipe, a device or a playlist
+        /// whose parts FFmpeg fetches itself, or (auto) no worker can be had. The web
+        /// source already opened for it, if one was.
+        case here(CustomIO?)
+    }
+
+    /// Opens `url` (or the web bytes `memory` already holds) in a worker, when the sandbox
+    /// and the source allow. Web media is read by this process (its caches, then the
+    /// server), each blocking step bounded by `interrupt`, and handed to the worker read by
+    /// read. Throws the one line when the source cannot be read or strict finds no worker.
+    static func open(url: String, memory: CustomIO?, options: PlayerOptions, interrupt: Interrupt,
+                     cancelled: @escaping () -> Bool) throws(AVError) -> Opening {
+        guard options.sandbox != .off else { return .here(nil) }
+        if memory == nil, url.hasPrefix("file:") { return try open(path: String(url.dropFirst(5)), name: nil, options: options, cancelled: cancelled) }
+        guard memory != nil || SourceOptions.isNetwork(url), !namesPlaylist(url) else { return .here(nil) }
+        let name = SourceOptions.displayName(url)
+        let io: CustomIO
+        if let memory {
+            io = memory
+        } else {
+            interrupt.arm()
+            let route: SourceRoute.Opened
+            do throws(AVError) {
+                route = try SourceRoute.open(url: url, options: options.source, interrupt: interrupt.callback)
+            } catch {
+                interrupt.disarm()
+                throw AVError(code: error.code, message: "cannot open \(name): \(error.message)")
+            }
+            interrupt.disarm()
+            guard let opened = route.io else {
+                // A whole copy in the disk cache: read as the local file it is.
+                guard route.url.hasPrefix("file:") else { return .here(nil) }
+                return try open(path: String(route.url.dropFirst(5)), name: name, options: options, cancelled: cancelled)
+            }
+            io = opened
+        }
+        if holdsPlaylist(io) { return .here(io) }
+        let source = ChannelReads.Source(io: io, interrupt: interrupt)
+        let size = io.seek(to: 0, whence: Int32(AVSEEK_SIZE))
+        let request = WorkerMessage(kind: .containerOpen, numbers: [1, size], text: name)
+        guard let opened = try open(request, name: name, source: source, options: options, cancelled: cancelled) else {
+            return .here(io)
+        }
+        return .sandboxed(opened)
+    }
+
+    /// Opens the local file at `path` in a worker (`name`: what the user calls it, when it
+    /// is a web address's copy on disk).
+    static func open(path: String, name given: String?, options: PlayerOptions,
+                             cancelled: @escaping () -> Bool) throws(AVError) -> Opening {
+        guard let file = try? ThumbnailMaker.open(path) else { return .here(nil) }
+        defer { close(file.fd) }
+        let name = given ?? SourceOptions.displayName(path)
+        let request = WorkerMessage(kind: .containerOpen, numbers: [0], text: name, fd: file.fd)
+        return try open(request, name: name, source: nil, options: options, cancelled: cancelled).map { .sandboxed($0) } ?? .here(nil)
+    }
+
+    /// Sends the open `request` to a containers worker; nil when none can be had and the
+    /// mode lets this process read the source.
+    static func open(_ request: WorkerMessage, name: String, source: ChannelReads.Source?, options: PlayerOptions,
+                             cancelled: @escaping () -> Bool) throws(AVError) -> SandboxedContainer? {
+        let pool = DecodeWorkers.shared
+        guard let worker = try pool.confinedWorker(.containers, name: name, options: options) else { return nil }
+        pool.startAhead(kind: .containers)
+        let outcome = worker.exchange(request, timeout: timeout, cancelled: cancelled, reads: source?.answer)
+        let m: WorkerMessage
+        do throws(AVError) { m = try pool.answer(outcome, worker: worker, name: name) } catch {
+            worker.stop()
+            throw error
+        }
+        defer { if m.fd >= 0 { close(m.fd) } }
+        guard m.kind == .containerOpened else {
+            pool.retire(worker)
+            let code = Int32(truncatingIfNeeded: m.numbers.first ?? 0)
+            // A broken download fails the open in the transport's words, as it does here.
+            if let failure = source?.io.failure {
+                throw AVError(code: failure.code, message: "cannot open \(name): \(failure.message)")
+            }
+            throw AVError(code: code < 0 ? code : cff_averror(EINVAL), message: m.text.isEmpty ? "cannot read \(name)" : m.text)
+        }
+        guard let description = described(m), let context = standIn(description) else {
+            pool.retire(worker)
+            throw AVError(message: "\(name): the demuxer's answer was malformed")
+        }
+        return SandboxedContainer(context: context, description: description, worker: worker, pool: pool, name: name,
+                                  source: source)
+    }
+
+    /// Whether a web address names a playlist (HLS, DASH) by its extension: FFmpeg fetches
+    /// its parts itself, which a worker without a network cannot.
+    static func namesPlaylist(_ url: String) -> Bool {
+        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return ["m3u8", "m3u", "mpd"].contains(ext)
+    }
+
+    /// Whether the first bytes `io` reads are a playlist's (left at its start again).
+    static func holdsPlaylist(_ io: CustomIO) -> Bool {
+        var head = [UInt8](repeating: 0, count: 64)
+        let n = head.withUnsafeMutableBufferPointer { io.read(into: $0.baseAddress!, size: 64) }
+        _ = io.seek(to: 0, whence: SEEK_SET)
+        guard n > 0 else { return false }
+        let text = String(decoding: head.prefix(Int(n)), as: UTF8.self)
+        return text.hasPrefix("#EXTM3U") || text.contains("<MPD")
+    }
+
+    /// The description in the answer `m`; nil when it is malformed.
+    static func described(_ m: WorkerMessage) -> ContainerDescription? {
+        guard m.fd >= 0, let count = m.numbers.first, (1...Int64(ContainerDescription.largest)).contains(count),
+              let p = SealedBytes.map(m.fd, count: Int(count)) else { return nil }
+        defer { munmap(p, Int(count)) }
+        let json = Data(bytes: p, count: Int(count))
+        guard let d = try? JSONDecoder().decode(ContainerDescription.self, from: json), d.isSound else { return nil }
+        return d
+    }
+
+    /// A format context holding `d`'s facts and no demuxer; nil without memory.
+    static func standIn(_ d: ContainerDescription) -> UnsafeMutablePointer<AVFormatContext>? {
+        guard let c = avformat_alloc_context() else { return nil }
+        c.pointee.duration = d.duration
+        c.pointee.start_time = d.start
+        c.pointee.bit_rate = d.bitRate
+        for t in d.tags where t.count == 2 { av_dict_set(&c.pointee.metadata, t[0], t[1], 0) }
+        for s in d.streams {
+            guard let st = avformat_new_stream(c, nil), s.codec.fill(st.pointee.codecpar) else {
+                avformat_free_context(c)
+                return nil
+            }
+            st.pointee.time_base = ContainerDescription.rational(s.timeBase)
+            st.pointee.disposition = s.disposition
+            st.pointee.avg_frame_rate = ContainerDescription.rational(s.averageRate)
+            st.pointee.r_frame_rate = ContainerDescription.rational(s.realRate)
+            st.pointee.sample_aspect_ratio = ContainerDescription.rational(s.aspect)
+            st.pointee.nb_frames = s.frames
+            st.pointee.duration = s.duration
+            st.pointee.start_time = s.start
+            for t in s.tags where t.count == 2 { av_dict_set(&st.pointee.metadata, t[0], t[1], 0) }
+            if let matrix = s.matrix, let sd = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, 36) {
+                matrix.withUnsafeBytes { _ = memcpy(sd, $0.baseAddress!, 36) }
+            }
+        }
+        return c
+    }
+}
