@@ -95,11 +95,20 @@ static int allow_threads(scmp_filter_ctx ctx) {
     rc |= allow(ctx, SCMP_SYS(set_robust_list));
     rc |= allow(ctx, SCMP_SYS(rseq));
     // libavcodec and dav1d size their thread pools by the CPUs this process may use: asked
-    // of this process only (pid 0), and it tells nothing a decoder could not time for itself.
+    // of this process only, and it tells nothing a decoder could not time for itself.
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_getaffinity), 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    // dav1d asks it of the thread that opens the decoder by that thread's id
+    // (pthread_getaffinity_np): the worker's main thread, whose id is the process's.
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sched_getaffinity), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
     // glibc's qsort asks the memory size (sysconf, sysinfo) before sorting a large array, as
     // libtiff does with its tags; refused, it sorts without the extra buffer.
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sysinfo), 0);
+#ifndef SBX_SANITIZED
+    // dav1d (AV1) names each thread it starts, with PR_SET_NAME: the worker was killed on
+    // the first AV1 video. Naming a thread of its own is all it may do with prctl. (The
+    // sanitizer builds allow every prctl, below.)
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
+#endif
     return rc;
 }
 

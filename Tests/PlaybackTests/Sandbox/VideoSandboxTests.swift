@@ -57,9 +57,16 @@ import Testing
         return h
     }
 
-    @Test(arguments: ["x264", "vp9"])
+    /// SVT-AV1's defaults in WebM: decoded by dav1d, which names the threads it starts.
+    static func av1Defaults() throws -> String {
+        try Fixtures.make("av1-defaults-320x180.webm", ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "1",
+                                                        "-c:v", "libsvtav1"])
+    }
+
+    @Test(arguments: ["x264", "vp9", "av1"])
     func aWorkerShowsExactlyThePicturesDecodingHereWould(_ codec: String) throws {
-        let path = codec == "x264" ? try VideoSandboxTests.x264Defaults() : try VideoSandboxTests.vp9Defaults()
+        let path = codec == "x264" ? try VideoSandboxTests.x264Defaults()
+            : codec == "vp9" ? try VideoSandboxTests.vp9Defaults() : try VideoSandboxTests.av1Defaults()
         let before = DecodeWorkers.shared.videosDecoded
         let sandboxed = try VideoSandboxTests.pictures(path, sandbox: .automatic)
         #expect(DecodeWorkers.shared.videosDecoded == before + 1, "the video was not decoded by a worker")
