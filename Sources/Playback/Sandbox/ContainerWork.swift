@@ -37,7 +37,7 @@ package final class ContainerWork {
         let io: CustomIO?
         switch (m.kind == .containerOpen ? m.numbers.first : nil, m.fd >= 0) {
         case (0?, true):
-            io = SealedBytes.size(m.fd).flatMap { DescriptorIO(fd: m.fd, size: Int64($0)) }
+            io = SealedBytes.size(m.fd).flatMap { ReaderIO.descriptor(m.fd, size: Int64($0)) }
         case (1?, false) where m.numbers.count >= 2:
             reader = ChannelIO(channel: channel, size: max(-1, m.numbers[1]))
             io = reader?.io

@@ -64,7 +64,7 @@ public enum ThumbnailMaker {
         }
         var options = SourceOptions()
         options.maxPixels = maxPixels
-        guard let io = DescriptorIO(fd: fd, size: Int64(fileSize)) else { throw .broken("\(name): out of memory") }
+        guard let io = ReaderIO.descriptor(fd, size: Int64(fileSize)) else { throw .broken("\(name): out of memory") }
         return try ffmpeg(io: io, name: name, size: size, options: options)
     }
 
@@ -112,7 +112,7 @@ public enum ThumbnailMaker {
     }
 
     /// FFmpeg: the best picture stream, a tenth of the way into a video, read through `io`.
-    static func ffmpeg(io: DescriptorIO, name: String, size: Int, options: SourceOptions) throws(Failure)
+    static func ffmpeg(io: ReaderIO, name: String, size: Int, options: SourceOptions) throws(Failure)
         -> (picture: StillDecoder.RGBA, length: Double?) {
         let d: Demuxer
         do { d = try Demuxer(url: name, options: options, io: io) } catch { throw .broken(error.message) }

@@ -33,7 +33,7 @@ extension TrackPreviewer {
         /// what a sandboxed worker, which may open no path, is handed. nil when it has no
         /// moving picture to preview.
         package convenience init?(fd: Int32, size: Int, name: String, width: Int, maxPixels: Int) {
-            guard let io = DescriptorIO(fd: fd, size: Int64(size)) else { return nil }
+            guard let io = ReaderIO.descriptor(fd, size: Int64(size)) else { return nil }
             self.init(io: io, name: name, width: width, maxPixels: maxPixels)
         }
 

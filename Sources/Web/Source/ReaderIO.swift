@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 
 /// An `AVIOContext` whose bytes come from a function given the offset: the I/O of a source
 /// another part reads, such as a worker's, whose reads the viewer answers over its channel.
@@ -35,5 +36,23 @@ package final class ReaderIO: CustomIO, @unchecked Sendable {
         }
         position = t
         return t
+    }
+}
+
+extension ReaderIO {
+    /// An `AVIOContext` over an open file descriptor, read with `pread` at its own position.
+    ///
+    /// A sandboxed worker is handed the video's descriptor and may open no path, so FFmpeg
+    /// reads and seeks through this; nothing is copied (a video of gigabytes stays on disk
+    /// and only the parts the demuxer asks for are read). The descriptor stays the
+    /// caller's: this never closes it. `size`: the regular file's size. nil without memory.
+    package static func descriptor(_ fd: Int32, size: Int64) -> ReaderIO? {
+        ReaderIO(size: size) { offset, buffer, want in
+            while true {
+                let n = pread(fd, buffer, want, off_t(offset))
+                if n < 0 && errno == EINTR { continue }
+                return n < 0 ? cff_averror(errno) : Int32(n)
+            }
+        }
     }
 }
