@@ -54,6 +54,12 @@ extension FuzzParsers {
 
     /// A stored track preview or keyframe index, as read back from the cache; what decodes
     /// must encode back to the same bytes.
+    /// A container worker's answers (a description, a packet) as a subverted worker could
+    /// send them: refused, or taken within their bounds.
+    static func fuzzContainerAnswer(_ bytes: [UInt8]) {
+        WorkerAnswerChecks.check(bytes)
+    }
+
     static func fuzzPreviewFile(_ bytes: [UInt8]) {
         if let f = PreviewFile.decode(bytes) {
             precondition(f.width >= 2 && f.width <= 640 && f.height >= 2 && f.height <= 1280, "preview size out of bounds")

@@ -14,9 +14,10 @@ enum FuzzParsers {
     /// A parser's check, given the input's bytes after the selector.
     typealias Target = @Sendable ([UInt8]) -> Void
 
-    /// Selectors from 0xF3 up name a target each. They lie outside what the first seven
+    /// Selectors from 0xF1 up name a target each. They lie outside what the first seven
     /// targets' corpus entries start with, so those entries keep their targets.
     static let targetsBySelector: [UInt8: Target] = [
+        0xF1: fuzzContainerAnswer,
         0xF2: fuzzThumbnailPlaces,
         0xF3: fuzzPhotoMetadata,
         0xF4: fuzzEmbeddedThumbnail,

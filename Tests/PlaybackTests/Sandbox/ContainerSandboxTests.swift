@@ -159,7 +159,10 @@ import Testing
         #expect(p.count == q.count && p.count > 1000, "\(p.count) packets from the worker, \(q.count) here")
         let same = p == q
         #expect(same, "the packets differ")
-        #expect(boxed.byteProgress?.position == boxed.byteProgress?.size, "the buffered range did not reach the end")
+        // The last packets end a little before the file does (its index is at the end, read
+        // while opening).
+        let progress = try #require(boxed.byteProgress)
+        #expect(Double(progress.position) > 0.99 * Double(progress.size), "the buffered range stopped at \(progress)")
     }
 
     @Test("A web download cut short ends the worker's read in the transport's words, as it does here; a playlist is read here")
@@ -243,6 +246,14 @@ import Testing
         bad[5].streams[1].codec.channels = 100_000
         bad[6].streams[0].averageRate = [30]
         for (i, d) in bad.enumerated() { #expect(!d.isSound, "malformed description \(i) was taken") }
+        // The fuzzer's seed is one the viewer takes, so its mutations start from a good answer.
+        let seed = try Data(contentsOf: URL(fileURLWithPath: Run.repositoryRoot + "/Tests/FuzzCorpus/container-description"))
+        let fd = try #require(Array(seed.dropFirst()).withUnsafeBytes { SealedBytes.make([$0], name: "test") })
+        defer { close(fd) }
+        let taken = try #require(SandboxedContainer.described(WorkerMessage(kind: .containerOpened, numbers: [Int64(seed.count - 1)], fd: fd)))
+        let standIn = try #require(SandboxedContainer.standIn(taken))
+        #expect([90, 270].contains(StreamFacts.rotation(of: standIn.pointee.streams[0]!)) && standIn.pointee.nb_streams == 1)
+        avformat_free_context(standIn)
     }
 
     @Test("A packet a subverted worker could describe is refused: a stream out of range, more bytes than its memfd holds, side data out of bounds")

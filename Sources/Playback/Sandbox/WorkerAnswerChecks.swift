@@ -1,0 +1,36 @@
+import CFFmpeg
+import CSandbox
+import Glibc
+
+/// The checks the viewer makes on a container worker's answers, run on arbitrary bytes: what
+/// the parser fuzzer calls, since a subverted worker may send anything.
+package enum WorkerAnswerChecks {
+    /// Takes `bytes` as a container description (JSON in a sealed memfd) and, when the
+    /// checks pass, builds and frees the stand-in context; then as a packet message, its
+    /// first nine numbers from the start of the bytes and the rest in the packet memfd.
+    /// Traps when a check lets through what it must not.
+    package static func check(_ bytes: [UInt8]) {
+        if let fd = bytes.withUnsafeBytes({ SealedBytes.make([$0], name: "fuzz-description") }) {
+            let m = WorkerMessage(kind: .containerOpened, numbers: [Int64(bytes.count)], fd: fd)
+            if let d = SandboxedContainer.described(m) {
+                precondition(d.isSound && d.streams.count <= ContainerDescription.mostStreams, "a description out of bounds was taken")
+                if let c = SandboxedContainer.standIn(d) {
+                    precondition(Int(c.pointee.nb_streams) == d.streams.count, "the stand-in lost a stream")
+                    avformat_free_context(c)
+                }
+            }
+            close(fd)
+        }
+        guard bytes.count >= 72 else { return }
+        let numbers = (0..<9).map { i in bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: i * 8, as: Int64.self) } }
+        let body = bytes.dropFirst(72)
+        let area = sbx_memfd("fuzz-packets")
+        guard area >= 0 else { return }
+        defer { close(area) }
+        _ = Array(body).withUnsafeBytes { write(area, $0.baseAddress, $0.count) }
+        let packet = Packet()
+        if ContainerPackets.take(WorkerMessage(kind: .containerPacket, numbers: numbers), area: area, streams: 4, into: packet) {
+            precondition(packet.size <= body.count && (0..<4).contains(packet.streamIndex), "a packet beyond its memfd was taken")
+        }
+    }
+}
