@@ -38,10 +38,9 @@ extension DecodeWorkers {
         return try Decoder(parameters: next, threads: 1, maxPixels: options.source.maxPixels)
     }
 
-    /// The media worker a stream takes; another is started ahead for the next stream.
+    /// The media worker a stream takes; another is started ahead for the next stream once
+    /// this one is under way (`WorkerDecoder`'s `SpareWorker`).
     private func streamWorker(name: String, options: PlayerOptions) throws(AVError) -> DecodeWorker? {
-        guard let worker = try confinedWorker(.media, name: name, options: options) else { return nil }
-        startAhead(kind: .media)
-        return worker
+        try confinedWorker(.media, name: name, options: options)
     }
 }

@@ -73,7 +73,6 @@ extension SandboxedContainer {
                              cancelled: @escaping () -> Bool) throws(AVError) -> SandboxedContainer? {
         let pool = DecodeWorkers.shared
         guard let worker = try pool.confinedWorker(.containers, name: name, options: options) else { return nil }
-        pool.startAhead(kind: .containers)
         let outcome = worker.exchange(request, timeout: timeout, cancelled: cancelled, reads: source?.answer)
         let m: WorkerMessage
         do throws(AVError) { m = try pool.answer(outcome, worker: worker, name: name) } catch {

@@ -23,6 +23,8 @@ final class SandboxedContainer: @unchecked Sendable {
     private let worker: DecodeWorker
     private let pool: DecodeWorkers
     private let name: String
+    /// The containers worker for the next item, started once this one is under way.
+    private var spare = SpareWorker(kind: .containers)
     /// Web media read here for the worker; nil for a local file.
     private let source: ChannelReads.Source?
     /// How far into the web source the worker has read, for the buffered range.
@@ -72,6 +74,7 @@ final class SandboxedContainer: @unchecked Sendable {
     /// Reads the next packet of a stream in `wanted` (nil: any) into `packet`.
     func read(into packet: Packet, wanted: [Int]?) -> Demuxer.ReadResult {
         if let failure = workerStopped { return .failed(failure) }
+        spare.startIfDue(in: pool)
         let mask = wanted.map(ContainerPackets.mask) ?? [Int64](repeating: -1, count: (ContainerDescription.mostStreams + 63) / 64)
         let m: WorkerMessage
         do throws(AVError) {

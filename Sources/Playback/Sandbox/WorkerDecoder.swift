@@ -32,6 +32,8 @@ final class WorkerDecoder: PacketDecoding {
     private var lowPower = false
     /// Why no picture will come again: the worker stopped, or answered nonsense.
     private(set) var stopped: AVError?
+    /// The media worker for the next stream, started once this one is under way.
+    private var spare = SpareWorker(kind: .media)
     /// How long one packet may take before the worker is taken to hang and is replaced.
     static let packetTime = 3.0
 
@@ -96,6 +98,7 @@ final class WorkerDecoder: PacketDecoding {
 
     func send(_ packet: Packet?) -> Int32 {
         if stopped != nil { return cff_averror(EIO) }
+        spare.startIfDue(in: pool)
         ready = []
         last = .needsInput
         guard sendReleased() else { return cff_averror(EIO) }
