@@ -1,7 +1,7 @@
 import Glibc
 import Playback
 
-// mediaview-worker: decodes still pictures, animations, videos' pictures and sound, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
+// mediaview-worker: decodes still pictures, animations, videos' containers, pictures and sound, subtitle text, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
@@ -66,6 +66,11 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = containers.read(request)
     case .containerSeek:
         answer = containers.seek(request)
+    case .subtitleLoad where testing && request.text.hasSuffix("worker-crashes.srt"):
+        // Tests only: a subtitle file that crashes its reader, to show the film plays on.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .subtitleLoad:
+        answer = SubtitleWork.load(request)
     case .videoOpen, .soundOpen:
         answer = streams.open(request)
     case .streamPacket:

@@ -7,7 +7,7 @@ import Web
 extension DemuxStage {
     /// Where packets go: the video stream, whether sound is decoded (the packets of the
     /// sound track chosen, `TrackSelection.audioStream`, which the user may change), and
-    /// the text subtitle streams decoded here.
+    /// the text subtitle streams decoded here or by the sandboxed worker.
     struct Routes {
         var video: Int?
         var audio: Bool
@@ -52,7 +52,9 @@ extension DemuxStage {
                 waitWhileIdle()
                 continue
             }
-            switch d.read(into: packet, wanted: r.wanted) {
+            let result = d.read(into: packet, wanted: r.wanted)
+            if d.isSandboxed { takeWorkerCues(d, routes.subtitles) }
+            switch result {
             case .packet:
                 r.anyPacket = true
                 if route(packet, serial: r.current, audioStream: r.audioStream, routes: routes) { packet = Packet() }

@@ -5,8 +5,9 @@ import Web
 /// Audio and subtitle tracks: listing them when the source opens, and decoding subtitle
 /// packets as the demux thread meets them.
 extension DemuxStage {
-    /// The embedded text subtitle streams' decoders, by stream index, each with its track id.
-    typealias SubtitleStreams = [Int: (id: Int, decoder: SubtitleDecoder)]
+    /// The embedded text subtitle streams' decoders, by stream index, each with its track id;
+    /// no decoder where the sandboxed worker reading the container decodes them.
+    typealias SubtitleStreams = [Int: (id: Int, decoder: SubtitleDecoder?)]
 
     /// Lists the tracks of `d` (plus the subtitle files to use), loads those files, and
     /// chooses the first subtitle track and `audio` as the sound. Runs on the demux thread
@@ -26,7 +27,7 @@ extension DemuxStage {
         for path in kind == .video ? subtitlePaths() : [] {
             let name = SourceOptions.displayName(path)
             do {
-                let script = try SubtitleFile.load(path)
+                let script = try SubtitleFile.load(path, options: options)
                 let id = selection.subtitles.count + 1
                 selection.subtitles.append(MediaTrack(kind: .subtitle, id: id, language: SubtitleFile.language(of: path, media: url),
                                                       title: nil, codec: script.codec, origin: .external(path: path), isDefault: false))
@@ -37,10 +38,18 @@ extension DemuxStage {
             }
         }
         for i in 0..<d.streamCount where kind == .video && SubtitleDecoder.isText(d.stream(i)) {
-            guard let decoder = try? SubtitleDecoder(stream: d.stream(i)) else { continue }
+            let decoder: SubtitleDecoder?
+            let header: String
+            if d.isSandboxed {
+                guard let h = d.workerSubtitleHeader(i) else { continue }
+                (decoder, header) = (nil, h)
+            } else {
+                guard let here = try? SubtitleDecoder(stream: d.stream(i)) else { continue }
+                (decoder, header) = (here, here.header)
+            }
             let id = selection.subtitles.count + 1
             selection.subtitles.append(track(.subtitle, id: id, stream: d.stream(i), index: i))
-            cues.setHeader(decoder.header, for: id)
+            cues.setHeader(header, for: id)
             decoders[i] = (id, decoder)
         }
         selection.subtitleID = selection.subtitles.isEmpty ? nil : 1
@@ -69,8 +78,19 @@ extension DemuxStage {
 
     /// Decodes a subtitle packet of an embedded track into its events.
     func takeSubtitle(_ packet: Packet, _ decoders: SubtitleStreams) {
-        guard let (id, decoder) = decoders[packet.streamIndex] else { return }
-        let found = decoder.decode(packet)
+        guard let (id, decoder) = decoders[packet.streamIndex], let decoder else { return }
+        add(decoder.decode(packet), to: id)
+    }
+
+    /// Takes the events the sandboxed worker decoded since the last read.
+    func takeWorkerCues(_ d: Demuxer, _ decoders: SubtitleStreams) {
+        for (stream, cues) in d.takeCues() {
+            guard let id = decoders[stream]?.id else { continue }
+            add(cues, to: id)
+        }
+    }
+
+    private func add(_ found: [SubtitleCue], to id: Int) {
         guard !found.isEmpty else { return }
         state.withLock { for c in found { $0.cues.add(c, to: id) } }
         wake()

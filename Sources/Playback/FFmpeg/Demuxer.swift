@@ -1,5 +1,6 @@
 import CFFmpeg
 import MediaCore
+import Subtitles
 import Web
 
 /// Owns an `AVFormatContext`: opens a file or URL and reads its packets.
@@ -102,6 +103,17 @@ final class Demuxer: @unchecked Sendable {
     /// Why the sandboxed worker reading the container stopped, once it did.
     var sandboxStopped: AVError? { sandboxed?.workerStopped }
 
+    /// The ASS header the sandboxed worker's decoder made for text subtitle stream `index`,
+    /// whose events it decodes itself; nil when the container is read here, or for any other
+    /// stream.
+    func workerSubtitleHeader(_ index: Int) -> String? {
+        guard let d = sandboxed?.description, d.streams.indices.contains(index) else { return nil }
+        return d.streams[index].subtitleHeader
+    }
+
+    /// The subtitle events the sandboxed worker decoded since the last call, by stream.
+    func takeCues() -> [(stream: Int, cues: [SubtitleCue])] { sandboxed?.takeCues() ?? [] }
+
     /// Makes blocking I/O return at once, from any thread.
     func cancel() {
         interrupt.cancel()
@@ -131,7 +143,6 @@ final class Demuxer: @unchecked Sendable {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[index]! }
 
-    /// Duration in seconds, if the container knows it.
     /// The container's chapters with a finite start, in order (Matroska and MP4 carry them).
     var chapters: [Chapter] {
         if let sandboxed { return sandboxed.chapters }
@@ -145,6 +156,7 @@ final class Demuxer: @unchecked Sendable {
         }.sorted { $0.start < $1.start }
     }
 
+    /// Duration in seconds, if the container knows it.
     var duration: Double? {
         let d = ctx.pointee.duration
         return d > 0 && d != cff_nopts ? Double(d) / Double(AV_TIME_BASE) : nil

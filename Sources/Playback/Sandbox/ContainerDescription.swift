@@ -23,6 +23,9 @@ struct ContainerDescription: Codable {
         var start: Int64
         /// The display matrix (nine numbers) of a turned video; nil when it has none.
         var matrix: [Int32]?
+        /// A text subtitle stream's ASS script header (styles, play resolution), made by its
+        /// decoder in the worker; nil for every other stream.
+        var subtitleHeader: String?
     }
 
     /// A chapter: where it starts and ends in its time base, and its title.
@@ -94,7 +97,9 @@ struct ContainerDescription: Codable {
         let rationals = streams.flatMap { [$0.timeBase, $0.averageRate, $0.realRate, $0.aspect] } + chapters.map(\.timeBase)
         guard rationals.allSatisfy({ $0.count == 2 }), streams.allSatisfy({ $0.timeBase[1] > 0 && $0.timeBase[0] > 0 }),
               chapters.allSatisfy({ $0.timeBase[1] > 0 }) else { return false }
-        return streams.allSatisfy { ($0.matrix?.count ?? 9) == 9 && $0.codec.isSound }
+        return streams.allSatisfy {
+            ($0.matrix?.count ?? 9) == 9 && $0.codec.isSound && ($0.subtitleHeader?.utf8.count ?? 0) <= SubtitleWork.largestHeader
+        }
     }
 
     private static func tags(_ dict: OpaquePointer?) -> [[String]] {

@@ -5,7 +5,8 @@ import Web
 
 /// A video's or song's container read in a worker for the viewer's player (the worker's
 /// side of `SandboxedContainer`): FFmpeg's demuxer over the file's descriptor, its packets
-/// handed out one request at a time into the worker's packet memfd.
+/// handed out one request at a time into the worker's packet memfd, and its text subtitles
+/// decoded here into events.
 package final class ContainerWork {
     private let demuxer: Demuxer
     private let streams: Int
@@ -18,10 +19,14 @@ package final class ContainerWork {
 
     /// Web media's reader through the channel, kept as long as the demuxer reads it.
     private let reader: ChannelIO?
+    /// The text subtitle streams' decoders, by stream: their packets are decoded here and
+    /// only the events cross to the viewer.
+    private let subtitles: [Int: SubtitleDecoder]
 
-    private init(demuxer: Demuxer, reader: ChannelIO?) {
+    private init(demuxer: Demuxer, reader: ChannelIO?, subtitles: [Int: SubtitleDecoder]) {
         self.demuxer = demuxer
         self.reader = reader
+        self.subtitles = subtitles
         streams = min(demuxer.streamCount, ContainerDescription.mostStreams)
     }
 
@@ -49,11 +54,19 @@ package final class ContainerWork {
         do { d = try Demuxer(url: reader != nil ? "memory:" + name : name, options: SourceOptions(), io: io) } catch {
             return (nil, WorkerMessage(kind: .failure, numbers: [Int64(error.code)], text: error.message))
         }
-        guard let json = try? JSONEncoder().encode(ContainerDescription(d.ctx)), json.count <= ContainerDescription.largest,
+        var description = ContainerDescription(d.ctx)
+        var subtitles: [Int: SubtitleDecoder] = [:]
+        for i in description.streams.indices where SubtitleDecoder.isText(d.stream(i)) {
+            guard let decoder = try? SubtitleDecoder(stream: d.stream(i)) else { continue }
+            subtitles[i] = decoder
+            description.streams[i].subtitleHeader = decoder.header
+        }
+        guard let json = try? JSONEncoder().encode(description), json.count <= ContainerDescription.largest,
               let sealed = json.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-container") }) else {
             return (nil, WorkerMessage(kind: .failure, text: "\(name): out of memory"))
         }
-        return (ContainerWork(demuxer: d, reader: reader), WorkerMessage(kind: .containerOpened, numbers: [Int64(json.count)], fd: sealed))
+        return (ContainerWork(demuxer: d, reader: reader, subtitles: subtitles),
+                WorkerMessage(kind: .containerOpened, numbers: [Int64(json.count)], fd: sealed))
     }
 
     /// The next packet of a stream the read request `m` asks for, or the end, or why not.
@@ -64,6 +77,12 @@ package final class ContainerWork {
             case .packet:
                 let index = packet.streamIndex
                 guard index < streams, ContainerPackets.wants(m, index) else { continue }
+                if let decoder = subtitles[index] {
+                    let cues = decoder.decode(packet)
+                    if cues.isEmpty { continue }
+                    return SubtitleWork.cuesMessage(stream: index, cues)
+                        ?? WorkerMessage(kind: .containerEnd, numbers: [2, Int64(cff_averror(ENOMEM))], text: "out of memory")
+                }
                 return ContainerPackets.message(packet.raw, area: &area)
                     ?? WorkerMessage(kind: .containerEnd, numbers: [2, Int64(cff_averror(ENOMEM))], text: "out of memory")
             case .again:

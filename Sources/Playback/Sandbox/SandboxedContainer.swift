@@ -2,6 +2,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import MediaCore
+import Subtitles
 import Synchronization
 import Web
 
@@ -43,6 +44,12 @@ final class SandboxedContainer: @unchecked Sendable {
     static let readTime = 3.0
     /// Seconds a seek may take: a file without an index is read through to the place.
     static let seekTime = 6.0
+    /// Subtitle answers one read takes before it hands back with nothing.
+    static let cuesInARow = 64
+    /// The streams whose packets the worker decodes into events (`ContainerWork`).
+    private let subtitleStreams: Set<Int>
+    /// Events the worker decoded, not yet taken by the demux thread.
+    private var decodedCues: [(stream: Int, cues: [SubtitleCue])] = []
 
     /// Takes over `worker`, which opened the container `description` tells of.
     init(context: UnsafeMutablePointer<AVFormatContext>, description: ContainerDescription, worker: DecodeWorker,
@@ -53,6 +60,7 @@ final class SandboxedContainer: @unchecked Sendable {
         self.pool = pool
         self.name = name
         self.source = source
+        subtitleStreams = Set(description.streams.indices.filter { description.streams[$0].subtitleHeader != nil })
     }
 
     deinit {
@@ -71,22 +79,37 @@ final class SandboxedContainer: @unchecked Sendable {
         }.sorted { $0.start < $1.start }
     }
 
-    /// Reads the next packet of a stream in `wanted` (nil: any) into `packet`.
+    /// Reads the next packet of a stream in `wanted` (nil: any) into `packet`. The events
+    /// of text subtitle streams met on the way are kept for `takeCues`.
     func read(into packet: Packet, wanted: [Int]?) -> Demuxer.ReadResult {
         if let failure = workerStopped { return .failed(failure) }
         spare.startIfDue(in: pool)
         let mask = wanted.map(ContainerPackets.mask) ?? [Int64](repeating: -1, count: (ContainerDescription.mostStreams + 63) / 64)
-        let m: WorkerMessage
-        do throws(AVError) {
-            m = try pool.answer(worker.exchange(WorkerMessage(kind: .containerRead, numbers: mask), timeout: Self.readTime,
-                                                cancelled: { self.cancelled.load(ordering: .relaxed) }, reads: reads),
-                                worker: worker, name: name)
-        } catch {
-            // Closed mid-read: the worker is gone, but nothing failed.
-            if cancelled.load(ordering: .relaxed) { return .failed(error) }
-            return .failed(stop(error))
+        // A stretch of subtitle packets and nothing else (a file of text alone) hands back to
+        // the demux thread now and then, so a seek or a close is not kept waiting.
+        for _ in 0..<Self.cuesInARow {
+            let m: WorkerMessage
+            do throws(AVError) {
+                m = try pool.answer(worker.exchange(WorkerMessage(kind: .containerRead, numbers: mask), timeout: Self.readTime,
+                                                    cancelled: { self.cancelled.load(ordering: .relaxed) }, reads: reads),
+                                    worker: worker, name: name)
+            } catch {
+                // Closed mid-read: the worker is gone, but nothing failed.
+                if cancelled.load(ordering: .relaxed) { return .failed(error) }
+                return .failed(stop(error))
+            }
+            defer { if m.fd >= 0 { close(m.fd) } }
+            guard m.kind == .containerCues else { return take(m, into: packet) }
+            guard let found = SubtitleWork.cues(in: m, subtitleStreams: subtitleStreams) else {
+                return .failed(stop(AVError(message: "\(name): the demuxer's answer was malformed")))
+            }
+            decodedCues.append(found)
         }
-        defer { if m.fd >= 0 { close(m.fd) } }
+        return .again
+    }
+
+    /// What the answer `m` to a read says: a packet, now in `packet`, or why there is none.
+    private func take(_ m: WorkerMessage, into packet: Packet) -> Demuxer.ReadResult {
         switch m.kind {
         case .containerPacket:
             if m.fd >= 0 {
@@ -107,6 +130,12 @@ final class SandboxedContainer: @unchecked Sendable {
         default:
             return .failed(stop(AVError(message: m.text.isEmpty ? "\(name): the demuxer failed" : m.text)))
         }
+    }
+
+    /// The subtitle events decoded by the worker since the last call, by stream.
+    func takeCues() -> [(stream: Int, cues: [SubtitleCue])] {
+        defer { decodedCues = [] }
+        return decodedCues
     }
 
     /// Seeks so that the next packets start at or before `seconds`.

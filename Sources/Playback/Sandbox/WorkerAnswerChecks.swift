@@ -1,12 +1,14 @@
 import CFFmpeg
 import CSandbox
 import Glibc
+import Subtitles
 
 /// The checks the viewer makes on a container worker's answers, run on arbitrary bytes: what
 /// the parser fuzzer calls, since a subverted worker may send anything.
 package enum WorkerAnswerChecks {
     /// Takes `bytes` as a container description (JSON in a sealed memfd) and, when the
-    /// checks pass, builds and frees the stand-in context; then as a packet message, its
+    /// checks pass, builds and frees the stand-in context; as a packet's subtitle events and
+    /// as a subtitle file's script; then as a packet message, its
     /// first nine numbers from the start of the bytes and the rest in the packet memfd.
     /// Traps when a check lets through what it must not.
     package static func check(_ bytes: [UInt8]) {
@@ -18,6 +20,14 @@ package enum WorkerAnswerChecks {
                     precondition(Int(c.pointee.nb_streams) == d.streams.count, "the stand-in lost a stream")
                     avformat_free_context(c)
                 }
+            }
+            let cues = WorkerMessage(kind: .containerCues, numbers: [1, Int64(bytes.count)], fd: fd)
+            if let found = SubtitleWork.cues(in: cues, subtitleStreams: [1]) {
+                precondition(found.stream == 1 && bounded(found.cues), "subtitle events out of bounds were taken")
+            }
+            let script = WorkerMessage(kind: .subtitleScript, numbers: [Int64(bytes.count)], fd: fd)
+            if let s = SubtitleWork.script(in: script) {
+                precondition(bounded(s.cues) && s.header.utf8.count <= SubtitleWork.largestHeader, "a subtitle script out of bounds was taken")
             }
             close(fd)
         }
@@ -31,6 +41,13 @@ package enum WorkerAnswerChecks {
         let packet = Packet()
         if ContainerPackets.take(WorkerMessage(kind: .containerPacket, numbers: numbers), area: area, streams: 4, into: packet) {
             precondition(packet.size <= body.count && (0..<4).contains(packet.streamIndex), "a packet beyond its memfd was taken")
+        }
+    }
+
+    /// Whether every event is one libass may be given: a finite time, a length a line has.
+    private static func bounded(_ cues: [SubtitleCue]) -> Bool {
+        cues.count <= SubtitleCues.maxCues && cues.allSatisfy {
+            $0.start.isFinite && $0.duration.isFinite && $0.duration > 0 && $0.fields.utf8.count <= SubtitleWork.largestEvent
         }
     }
 }

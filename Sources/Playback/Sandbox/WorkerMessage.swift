@@ -124,6 +124,16 @@ public struct WorkerMessage {
         /// when it moved.
         case containerSeek = 43
         case containerSeeked = 44
+        /// Worker to viewer, answering `containerRead`: the events of a text subtitle packet,
+        /// decoded in the worker; `numbers[0]` is the stream, `numbers[1]` the length of their
+        /// JSON in the fd, a sealed memfd (see `SubtitleWork`).
+        case containerCues = 45
+        /// Viewer to worker: read the subtitle file in the fd (SubRip, ASS/SSA, WebVTT); the
+        /// text names it. Answered with `subtitleScript` or `failure`.
+        case subtitleLoad = 46
+        /// Worker to viewer: the subtitle file's header and events, their JSON in a sealed
+        /// memfd `numbers[0]` bytes long.
+        case subtitleScript = 47
     }
 
     /// The largest message: the numbers and a line of text.

@@ -55,7 +55,7 @@ enum SubtitleFile {
     }
 
     /// What a subtitle file holds: its header and events, in time order.
-    struct Script {
+    struct Script: Codable {
         var header: String
         var cues: [SubtitleCue]
         /// The codec FFmpeg read it with (`subrip`, `ass`, `webvtt`).
@@ -106,13 +106,9 @@ enum SubtitleFile {
 
     /// The file's bytes, refused when missing, unreadable or too large.
     private static func read(_ path: String) throws(AVError) -> [UInt8] {
-        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw AVError(message: "cannot open it: \(String(cString: strerror(errno)))") }
+        let (fd, size) = try open(path)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { throw AVError(message: "not a file") }
-        guard st.st_size <= maxBytes else { throw AVError(message: "larger than \(maxBytes >> 20) MiB") }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var bytes = [UInt8](repeating: 0, count: size)
         var got = 0
         while got < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
@@ -121,5 +117,16 @@ enum SubtitleFile {
             got += n
         }
         return Array(bytes[..<got])
+    }
+
+    /// The file opened for reading (the caller closes it) with its size; refused when
+    /// missing, unreadable, not a plain file or too large.
+    static func open(_ path: String) throws(AVError) -> (fd: Int32, size: Int) {
+        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw AVError(message: "cannot open it: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { close(fd); throw AVError(message: "not a file") }
+        guard st.st_size <= maxBytes else { close(fd); throw AVError(message: "larger than \(maxBytes >> 20) MiB") }
+        return (fd, Int(st.st_size))
     }
 }

@@ -1,5 +1,5 @@
 /// One subtitle event: when it shows and the ASS dialogue fields that say what it shows.
-package struct SubtitleCue: Sendable, Hashable {
+package struct SubtitleCue: Sendable, Hashable, Codable {
     /// Seconds from the start of the media.
     package var start: Double
     /// Seconds it stays.

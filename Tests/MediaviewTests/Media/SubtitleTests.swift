@@ -181,6 +181,30 @@ extension MediaviewProgram {
             #expect(names.contains("first_frame") && names.contains("finished"), "the video did not play: \(names)")
         }
 
+        /// A subtitle file is read in a sandboxed worker of its own: one that crashes it costs
+        /// only its own subtitles, said in one line; the video plays on with the other file's.
+        @Test func aSubtitleFileThatStopsItsReaderCostsOnlyItsSubtitles() throws {
+            let dir = try Scratch.directory("crashing-sub")
+            let crashing = dir + "/film worker-crashes.srt"
+            try Data("1\n00:00:00,000 --> 00:00:05,000\nnever shown\n".utf8).write(to: URL(fileURLWithPath: crashing))
+            let good = try Fixtures.srt("white-sub.srt", [Fixtures.Cue(0, 20, Fixtures.blocks())])
+            let video = try Fixtures.solidVideo("blue", seconds: 2)
+            let log = dir + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "320x240+0+0", "--no-audio", "--no-track", "--events", log,
+                                    "--sub-file", crashing, "--sub-file", good, video],
+                                   environment: ["MEDIAVIEW_WORKER_TEST": "1"])
+            let probe = try ScreenProbe()
+            let window = try #require(ProgramWindow.wait(probe), "no window; stderr: \(run.stderr)")
+            let shown = window.waitFor(probe, timeout: 10) { Self.subtitlePixels($0) > 300 }
+            #expect(shown != nil, "the other file's subtitles are not drawn; stderr: \(run.stderr)")
+            run.process.terminate()
+            let ended = run.finish(timeout: 10)
+            let said = lines(ended?.stderr ?? run.stderr).filter { !$0.contains("stopped by signal") }
+            #expect(said == ["mediaview: subtitles film worker-crashes.srt: the decoder stopped: crashed (SIGABRT)"], "\(said)")
+            let names = Events.names(try Events.read(log))
+            #expect(names.contains("first_frame"), "the video did not play: \(names)")
+        }
+
         /// A script sees the tracks as mpv describes them (`track-list`), and choosing with
         /// `sid` and `sub-visibility` changes what is on screen.
         @Test func scriptsReadAndChooseTracks() throws {

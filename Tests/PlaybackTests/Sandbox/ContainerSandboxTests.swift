@@ -3,6 +3,7 @@ import CSandbox
 import Foundation
 @testable import MediaCore
 @testable import Playback
+@testable import Subtitles
 import TestSupport
 import Testing
 @testable import Web
@@ -76,11 +77,25 @@ import Testing
     }
 
     /// Each packet as a line: stream, times, flags, size, a hash of its bytes, its side data.
+    /// A text subtitle packet is its events instead, decoded here or by the worker.
     static func packets(_ d: Demuxer) -> [String] {
         var out: [String] = []
         let packet = Packet()
+        let decoders = Dictionary(uniqueKeysWithValues: (0..<d.streamCount).compactMap { i in
+            SubtitleDecoder.isText(d.stream(i)) && !d.isSandboxed ? (try? SubtitleDecoder(stream: d.stream(i))).map { (i, $0) } : nil
+        })
+        func cues(_ stream: Int, _ list: [SubtitleCue]) {
+            out += list.map { "cue \(stream) \(Int(($0.start * 1000).rounded())) \(Int(($0.duration * 1000).rounded())) \($0.fields)" }
+        }
         while out.count < 10_000 {
-            guard case .packet = d.read(into: packet) else { break }
+            let result = d.read(into: packet)
+            for (stream, list) in d.takeCues() { cues(stream, list) }
+            guard case .packet = result else { break }
+            if let decoder = decoders[packet.streamIndex] {
+                cues(packet.streamIndex, decoder.decode(packet))
+                av_packet_unref(packet.raw)
+                continue
+            }
             let p = packet.raw.pointee
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for i in 0..<Int(p.size) { h = (h ^ UInt64(p.data[i])) &* 0x100_0000_01b3 }
@@ -146,6 +161,12 @@ import Testing
         let mkv = try Self.sandboxed(files[2])
         #expect(mkv.chapters.map(\.title) == ["Opening", "Second part"])
         #expect(mkv.streamCount == 4)
+        // Its SubRip track is decoded by the worker: the viewer gets the events and the
+        // header libass needs, never the packets.
+        #expect(mkv.workerSubtitleHeader(3)?.contains("[Script Info]") == true)
+        let lines = Self.packets(mkv)
+        #expect(lines.contains { $0.hasPrefix("cue 3 ") && $0.contains(" 1300 ") && $0.hasSuffix("Hello there") }, "\(lines.filter { $0.hasPrefix("cue") })")
+        #expect(!lines.contains { $0.hasPrefix("3 ") }, "a subtitle packet crossed over undecoded")
     }
 
     @Test("A web video's container is read by a confined worker through the viewer's transport: the same packets as FFmpeg's demuxer reading it here")
