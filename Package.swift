@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "ViewerProgram", dependencies: ["Viewer", "MPRIS", "Playback", "MediaCore", "Web", "ThumbnailCache"]),
         .executableTarget(name: "mediaview", dependencies: ["ViewerProgram"]),
         // Decodes stills for the viewer in a sandboxed process (no files, no network, seccomp).
-        .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "CSandbox", "CDelayLoad"], path: "Sources/DecodeWorker"),
+        .executableTarget(name: "mediaview-worker", dependencies: ["Playback", "Subtitles", "CSandbox", "CDelayLoad"], path: "Sources/DecodeWorker"),
         // The parsers under libFuzzer (make fuzz), or a replay of the corpus (make test).
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzParsers", dependencies: ["FuzzDriver", "ViewerProgram", "Viewer", "MPRIS", "SessionBus", "Playback",

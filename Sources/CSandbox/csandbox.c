@@ -64,7 +64,9 @@ int sbx_landlock_abi(void) {
 // Rights by ABI version, spelled out so an older header still builds the newest ruleset.
 struct sbx_ruleset { uint64_t fs, net, scoped; };
 
-int sbx_landlock_deny_all(int abi) {
+int sbx_landlock_deny_all(int abi) { return sbx_landlock_read_only(abi, NULL, 0); }
+
+int sbx_landlock_read_only(int abi, const char *const *paths, int count) {
     if (abi < 1) return -1;
     struct sbx_ruleset r = { 0, 0, 0 };
     r.fs = (1ULL << 13) - 1;                 // ABI 1: EXECUTE .. MAKE_SYM
@@ -76,10 +78,21 @@ int sbx_landlock_deny_all(int abi) {
     size_t size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
     int fd = (int)syscall(SYS_landlock_create_ruleset, &r, size, 0);
     if (fd < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        struct landlock_path_beneath_attr beneath = { 0 };
+        beneath.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+        beneath.parent_fd = open(paths[i], O_PATH | O_CLOEXEC);
+        if (beneath.parent_fd < 0) continue;
+        int added = (int)syscall(SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+        close(beneath.parent_fd);
+        if (added != 0) { close(fd); return -1; }
+    }
     int rc = (int)syscall(SYS_landlock_restrict_self, fd, 0);
     close(fd);
     return rc;
 }
+
+static int apply_filter(int reading);
 
 static int allow(scmp_filter_ctx ctx, int nr) { return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0); }
 
@@ -131,7 +144,25 @@ static int refuse_paths(scmp_filter_ctx ctx) {
     return rc;
 }
 
-int sbx_seccomp_apply(void) {
+int sbx_seccomp_apply(void) { return apply_filter(0); }
+
+int sbx_seccomp_apply_reading(void) { return apply_filter(1); }
+
+// Opening a path: refused with EACCES, or (`reading`) allowed for reading alone. Flags that
+// write, create or truncate are refused; Landlock decides which paths can be read.
+static int open_rules(scmp_filter_ctx ctx, int reading) {
+    int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(open), 0);
+    if (!reading) return rc | seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 0);
+    const scmp_datum_t writes = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | __O_TMPFILE;
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, writes, 0));
+    static const scmp_datum_t each[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, __O_TMPFILE };
+    for (size_t i = 0; i < sizeof each / sizeof each[0]; i++) {
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, each[i], each[i]));
+    }
+    return rc;
+}
+
+static int apply_filter(int reading) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!ctx) return -1;
     static const int allowed[] = {
@@ -152,8 +183,7 @@ int sbx_seccomp_apply(void) {
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
     // A library that looks for a file (a config, a font) is told no rather than killed:
     // the decode can go on without it, and Landlock would refuse the path anyway.
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat), 0);
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(open), 0);
+    rc |= open_rules(ctx, reading);
     rc |= allow_threads(ctx);
     // GLib asks whether stderr is journald's socket, then whether it is a terminal (an
     // ioctl), before it writes a warning there: it is told no terminal, and no device may
@@ -229,6 +259,8 @@ int sbx_message_waiting(int sock) {
 }
 
 int sbx_seal(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL); }
+
+int sbx_seal_size(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL); }
 
 int sbx_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
 

@@ -27,9 +27,36 @@ enum Confinement {
         Warmup.run(kind)
         if sbx_limits(addressSpace, files(kind)) == 0 { done |= Int32(SBX_RLIMITS) }
         if sbx_unshare_net() == 0 { done |= Int32(SBX_USERNS) }
-        if sbx_landlock_deny_all(sbx_landlock_abi()) == 0 { done |= Int32(SBX_LANDLOCK) }
+        // The subtitles worker opens a font file the first time a script uses it: the font
+        // folders stay readable, and nothing else does.
+        let readable = kind == .subtitles ? fontFolders() : []
+        let landlocked = withCStrings(readable) { sbx_landlock_read_only(sbx_landlock_abi(), $0, Int32(readable.count)) } == 0
+        if landlocked { done |= Int32(SBX_LANDLOCK) }
         // seccomp needs no_new_privs without CAP_SYS_ADMIN; the load fails cleanly without it.
-        if sbx_seccomp_apply() == 0 { done |= Int32(SBX_SECCOMP) }
+        // Paths are opened for reading only where Landlock says which: without it, the
+        // subtitles worker keeps the fonts it opened while warming up.
+        if (kind == .subtitles && landlocked ? sbx_seccomp_apply_reading() : sbx_seccomp_apply()) == 0 { done |= Int32(SBX_SECCOMP) }
         return done
+    }
+
+    /// The folders fontconfig reads fonts from on Debian (its `fonts.conf`), the user's
+    /// among them.
+    static func fontFolders() -> [String] {
+        var folders = ["/usr/share/fonts", "/usr/local/share/fonts", "/usr/X11R6/lib/X11/fonts"]
+        let home = getenv("HOME").map { String(cString: $0) }
+        if let home { folders.append(home + "/.fonts") }
+        if let data = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), data.hasPrefix("/") {
+            folders.append(data + "/fonts")
+        } else if let home {
+            folders.append(home + "/.local/share/fonts")
+        }
+        return folders
+    }
+
+    /// `body` given the strings as an array of C strings.
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = strings.map { UnsafePointer(strdup($0)) }
+        defer { copies.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

@@ -4,13 +4,16 @@ import Glibc
 /// started with MEDIAVIEW_WORKER_TEST=1): each answers how it was refused, or the sandbox
 /// kills the worker (SIGSYS) first.
 enum Probe {
-    /// `open:PATH`, `tcp:PORT`, `unix:PATH`, `exec:PATH`, `fork`, `hang`, `abort`.
+    /// `open:PATH` (to read), `create:PATH` (to write), `tcp:PORT`, `unix:PATH`, `exec:PATH`, `fork`, `hang`, `abort`.
     static func run(_ what: String) -> String {
         let parts = what.split(separator: ":", maxSplits: 1).map(String.init)
         let arg = parts.count > 1 ? parts[1] : ""
         switch parts.first ?? "" {
         case "open":
             let fd = open(arg, O_RDONLY)
+            return fd >= 0 ? "allowed" : refused()
+        case "create":
+            let fd = open(arg, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             return fd >= 0 ? "allowed" : refused()
         case "tcp":
             let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -15,6 +15,7 @@ enum Warmup {
     /// photos worker only sets up FFmpeg and Little CMS with a PNG, a media worker nothing.
     static func run(_ kind: WorkerKind) {
         load(libraries(for: kind))
+        if kind == .subtitles { return SubtitleServing.warm() }
         // The viewer's own rule: FFmpeg's log stays quiet, the one line comes from us.
         Playback.silenceFFmpegLog()
         // A media worker only decodes packets: libavcodec needs no warm-up, and reading a
@@ -52,6 +53,7 @@ enum Warmup {
         case .photos: return photos
         case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
         case .containers: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
+        case .subtitles: return [DELAYLOAD_SECCOMP, DELAYLOAD_ASS]
         case .drawings:
             return photos + [DELAYLOAD_AVIF, DELAYLOAD_HEIF, DELAYLOAD_JXL, DELAYLOAD_RSVG, DELAYLOAD_GOBJECT,
                              DELAYLOAD_GLIB, DELAYLOAD_CAIRO]

@@ -14,6 +14,7 @@ let regions = RegionServing()
 let animations = AnimationServing()
 let streams = StreamServing(channel: channel)
 let containers = ContainerServing(channel: channel)
+let subtitles = SubtitleServing()
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
@@ -71,6 +72,19 @@ while let request = WorkerMessage.receive(on: channel) {
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .subtitleLoad:
         answer = SubtitleWork.load(request)
+    case .subtitleTrack:
+        subtitles.track(request)
+        if request.fd >= 0 { close(request.fd) }
+        continue
+    case .subtitleEvents:
+        subtitles.events(request)
+        if request.fd >= 0 { close(request.fd) }
+        continue
+    case .subtitleDraw where testing && subtitles.header(of: request.numbers.first ?? 0, contains: "mediaview-test: crash"):
+        // Tests only: a script that crashes the subtitle renderer, to show the video plays on.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .subtitleDraw:
+        answer = subtitles.draw(request)
     case .videoOpen, .soundOpen:
         answer = streams.open(request)
     case .streamPacket:

@@ -26,8 +26,15 @@ int sbx_unshare_net(void);
 int sbx_landlock_abi(void);
 /// A Landlock domain that handles every file (and TCP, and scope) right and allows none.
 int sbx_landlock_deny_all(int abi);
+/// Landlock as deny_all, except that the files and folders beneath each of the `count`
+/// `paths` may be read (fonts, for the worker that draws subtitles); a path that does not
+/// exist is left out. 0 when the process is restricted.
+int sbx_landlock_read_only(int abi, const char *const *paths, int count);
 /// The seccomp allow-list; everything else kills the process (SIGSYS).
 int sbx_seccomp_apply(void);
+/// The same allow-list, except that a path may be opened for reading (never for writing,
+/// creating or truncating): only where Landlock already limits which paths those are.
+int sbx_seccomp_apply_reading(void);
 /// Closes every fd from `first` up, so nothing inherited by mistake stays reachable.
 void sbx_close_from(int first);
 /// Sends `len` bytes and, when `fd` >= 0, the fd with them (SCM_RIGHTS), as one message.
@@ -39,6 +46,9 @@ long sbx_recv(int sock, void *buf, size_t len, int *fd);
 int sbx_message_waiting(int sock);
 /// Seals a memfd against growing, shrinking and writing, so the reader maps fixed pixels.
 int sbx_seal(int fd);
+/// Seals a memfd's size, not its bytes: one the worker keeps writing into while the viewer
+/// maps it, which must never shrink under that mapping (a read past its end is SIGBUS).
+int sbx_seal_size(int fd);
 /// A memfd that may be sealed later.
 int sbx_memfd(const char *name);
 /// The signal that ended a waitpid status, or 0 when it exited.

@@ -50,7 +50,7 @@ final class DecodeWorker {
         // No Swift backtracer: on a crash it would start a helper program, which the sandbox
         // forbids, and the user would read "killed by the sandbox" instead of "crashed".
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + [nil]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + fontPlaces(kind) + [nil]
         defer { (argv + envp).forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(pair[1])
@@ -59,6 +59,15 @@ final class DecodeWorker {
             return .failure(DecodeFailure("cannot start the decoder \(path): \(String(cString: strerror(rc)))"))
         }
         return .success(DecodeWorker(pid: pid, socket: pair[0], steps: 0, kind: kind))
+    }
+
+    /// Where a user's own fonts are, for the worker that draws subtitles: fontconfig finds
+    /// `~/.fonts` and `$XDG_DATA_HOME/fonts` through these, as the viewer would.
+    private static func fontPlaces(_ kind: WorkerKind) -> [UnsafeMutablePointer<CChar>?] {
+        guard kind == .subtitles else { return [] }
+        return ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"].compactMap { name in
+            getenv(name).map { strdup(name + "=" + String(cString: $0)) }
+        }
     }
 
     /// Waits (at most 3 s) for the ready message of a worker just launched: the worker as

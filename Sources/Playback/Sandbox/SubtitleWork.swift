@@ -17,7 +17,7 @@ package enum SubtitleWork {
     /// The longest event taken: a line of text with its override tags.
     static let largestEvent = 64 << 10
     /// The largest JSON a worker may send for one packet's events, or a whole file's.
-    static let largestAnswer = 64 << 20
+    package static let largestAnswer = 64 << 20
 
     // MARK: The worker's side
 

@@ -7,8 +7,9 @@ import Subtitles
 /// the parser fuzzer calls, since a subverted worker may send anything.
 package enum WorkerAnswerChecks {
     /// Takes `bytes` as a container description (JSON in a sealed memfd) and, when the
-    /// checks pass, builds and frees the stand-in context; as a packet's subtitle events and
-    /// as a subtitle file's script; then as a packet message, its
+    /// checks pass, builds and frees the stand-in context; as a packet's subtitle events, as
+    /// a subtitle file's script and as a frame's subtitle images (their count in the first
+    /// two bytes); then as a packet message, its
     /// first nine numbers from the start of the bytes and the rest in the packet memfd.
     /// Traps when a check lets through what it must not.
     package static func check(_ bytes: [UInt8]) {
@@ -28,6 +29,13 @@ package enum WorkerAnswerChecks {
             let script = WorkerMessage(kind: .subtitleScript, numbers: [Int64(bytes.count)], fd: fd)
             if let s = SubtitleWork.script(in: script) {
                 precondition(bounded(s.cues) && s.header.utf8.count <= SubtitleWork.largestHeader, "a subtitle script out of bounds was taken")
+            }
+            if bytes.count >= 2, let mapping = SubtitleImages.Mapping(fd: fd) {
+                let images = WorkerMessage(kind: .subtitleImages, numbers: [1, Int64(bytes[0]) << 8 | Int64(bytes[1]), Int64(bytes.count)])
+                for p in SubtitleImages.parse(images, map: mapping.base, size: mapping.size) ?? [] {
+                    precondition(p.offset >= 0 && p.width > 0 && p.height > 0 && p.offset + p.width * p.height <= mapping.size,
+                                 "a subtitle image beyond its memfd was taken")
+                }
             }
             close(fd)
         }

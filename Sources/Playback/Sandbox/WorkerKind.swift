@@ -13,6 +13,9 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     case media
     /// A video's or song's container: FFmpeg's demuxers, one file per worker.
     case containers
+    /// A player's subtitles drawn: libass with HarfBuzz and FreeType. The one kind that
+    /// may read files after its start: the fonts, and nothing else (Landlock).
+    case subtitles
 
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {

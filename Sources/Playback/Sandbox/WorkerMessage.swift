@@ -134,6 +134,20 @@ public struct WorkerMessage {
         /// Worker to viewer: the subtitle file's header and events, their JSON in a sealed
         /// memfd `numbers[0]` bytes long.
         case subtitleScript = 47
+        /// Viewer to worker: subtitle track `numbers[0]` is drawn from now on; its script
+        /// header (UTF-8, `numbers[1]` bytes) is in the fd, a sealed memfd. Never answered.
+        case subtitleTrack = 48
+        /// Viewer to worker: more events of track `numbers[0]`, their JSON (`numbers[1]`
+        /// bytes) in a sealed memfd. Never answered.
+        case subtitleEvents = 49
+        /// Viewer to worker: draw track `numbers[0]` at millisecond `numbers[1]` for a video
+        /// `numbers[2]` x `numbers[3]` pixels large, text `numbers[4]` (a Double's bits)
+        /// times its size. Answered with `subtitleImages`.
+        case subtitleDraw = 50
+        /// Worker to viewer: the frame's subtitle images (see `SubtitleImages`): `numbers[0]`
+        /// 1 when they changed since the last, their count, the bytes used; the fd, the
+        /// worker's image memfd, when it is new.
+        case subtitleImages = 51
     }
 
     /// The largest message: the numbers and a line of text.

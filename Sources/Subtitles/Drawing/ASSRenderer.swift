@@ -52,12 +52,16 @@ package final class ASSRenderer {
         ass_set_font_scale(raw, scale)
     }
 
-    /// The images of `track` due at `milliseconds`, valid until the next call.
-    package func render(_ track: ASSTrack, at milliseconds: Int64) -> UnsafeMutablePointer<ASS_Image>? {
+    /// The images of `track` due at `milliseconds`, valid until the next call; `changed`, when
+    /// given, is set to whether they differ from the last call's.
+    package func render(_ track: ASSTrack, at milliseconds: Int64, changed: UnsafeMutablePointer<Bool>? = nil) -> UnsafeMutablePointer<ASS_Image>? {
         let hidden = track.hide(beyond: onScreen, at: milliseconds)
         defer { track.restore(hidden) }
         let began = Self.seconds()
-        let images = ass_render_frame(raw, track.raw, milliseconds, nil)
+        var change: Int32 = 0
+        let images = ass_render_frame(raw, track.raw, milliseconds, &change)
+        // Events hidden for this frame alone may make libass call it unchanged when it is not.
+        changed?.pointee = change != 0 || !hidden.isEmpty
         if Self.seconds() - began > Self.frameBudget { onScreen = max(Self.fewestOnScreen, onScreen / 2) }
         return images
     }

@@ -24,6 +24,21 @@ public struct SubtitleBitmap {
     public let blue: UInt8
     /// Opacity: 255 solid.
     public let alpha: UInt8
+
+    /// An image of `mask` placed at `x`, `y`, drawn in the colour given.
+    package init(mask: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, x: Int, y: Int,
+                 red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        self.mask = mask
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.x = x
+        self.y = y
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
 }
 
 /// Draws a player's chosen subtitle track with libass, for the thread that owns the player.
@@ -47,8 +62,11 @@ public final class SubtitleRenderer {
     /// `width` x `height` pixels large. `news` gives the track's header and its events from
     /// the given index on: the ones decoded since the last call. Text is drawn `fontScale`
     /// times the script's size.
+    /// `changed`, when given, is set to whether the images differ from the last call's.
     package func render(track id: Int, at seconds: Double, width: Int, height: Int, fontScale: Double = 1,
-                        news: (Int) -> (header: String, cues: [SubtitleCue]), _ draw: (SubtitleBitmap) -> Void) {
+                        news: (Int) -> (header: String, cues: [SubtitleCue]), changed: UnsafeMutablePointer<Bool>? = nil,
+                        _ draw: (SubtitleBitmap) -> Void) {
+        changed?.pointee = true
         guard width > 0, height > 0, seconds.isFinite else { return }
         if track?.id != id {
             guard let t = ASSTrack(library: library) else { return }
@@ -60,7 +78,7 @@ public final class SubtitleRenderer {
         for c in new.cues { ass.add(c) }
         renderer.setSize(width: width, height: height)
         renderer.setFontScale(fontScale)
-        renderer.eachImage(renderer.render(ass, at: Int64((seconds * 1000).rounded()))) { p in
+        renderer.eachImage(renderer.render(ass, at: Int64((seconds * 1000).rounded()), changed: changed)) { p in
             if p.w > 0, p.h > 0, let bitmap = p.bitmap {
                 // libass's colour is RGBA with A as transparency (0 solid).
                 draw(SubtitleBitmap(mask: UnsafePointer(bitmap), width: Int(p.w), height: Int(p.h), stride: Int(p.stride),

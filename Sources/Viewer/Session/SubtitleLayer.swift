@@ -2,13 +2,14 @@ import Playback
 import Subtitles
 import Windowing
 
-/// The subtitles over a session's video: libass's renderer, made when a video with a
-/// subtitle track first draws, and the blending of its images into the window.
+/// The subtitles over a session's video: their drawer (a sandboxed worker, or libass here
+/// with the sandbox off), made when a video with a subtitle track first draws, and the
+/// blending of its images into the window.
 @MainActor
 struct SubtitleLayer {
-    /// libass, once needed; nil before, and for media without subtitles.
-    private var renderer: SubtitleRenderer?
-    /// libass could not start: not tried again for every frame.
+    /// The drawer, once needed; nil before, and for media without subtitles.
+    private var renderer: SubtitleDrawer?
+    /// It could not start: not tried again for every frame.
     private var unavailable = false
 
     /// Below this picture height subtitles are drawn larger than the script says, up to
@@ -30,7 +31,7 @@ struct SubtitleLayer {
     mutating func draw(_ player: Player, at seconds: Double, in rect: Rect, on canvas: Canvas, floor: Int? = nil) {
         guard player.subtitleTrackID != nil, !unavailable else { return }
         if renderer == nil {
-            renderer = SubtitleRenderer()
+            renderer = SubtitleDrawer(for: player)
             if renderer == nil { unavailable = true; return }
         }
         let lift = floor.map { max(0, rect.maxY - $0) } ?? 0

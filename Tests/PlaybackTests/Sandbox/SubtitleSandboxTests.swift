@@ -1,3 +1,4 @@
+import CSandbox
 import Foundation
 @testable import MediaCore
 @testable import Playback
@@ -77,6 +78,77 @@ import Testing
         }
     }
 
+    /// A pool whose workers take probes.
+    let pool = DecodeWorkers(timeout: 2, testing: true)
+
+    @Test("The worker that draws subtitles applies every step, may read fonts and nothing else, and cannot write, reach the network, the display or the bus, or run a program")
+    func drawingWorkerIsConfined() throws {
+        defer { pool.stopAll() }
+        let c = try #require(pool.confinement(.subtitles))
+        #expect(c.missing == [])
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        let font = try #require(FileManager.default.enumerator(atPath: "/usr/share/fonts")?.first { ($0 as? String)?.hasSuffix(".ttf") == true } as? String)
+        #expect(pool.probe("open:/usr/share/fonts/" + font, kind: .subtitles) == .answered("allowed"), "a font cannot be read")
+        #expect(pool.probe("open:/etc/passwd", kind: .subtitles) == .answered("refused: EACCES"))
+        #expect(pool.probe("open:" + home, kind: .subtitles) == .answered("refused: EACCES"))
+        #expect(pool.probe("create:/usr/share/fonts/" + font, kind: .subtitles) == .answered("refused: EACCES"), "a font can be overwritten")
+        #expect(pool.probe("create:" + FileManager.default.temporaryDirectory.path + "/from-the-worker", kind: .subtitles) == .answered("refused: EACCES"))
+        let display = try TestEnvironment.display.split(separator: ":").last.map { $0.split(separator: ".")[0] } ?? "0"
+        let bus = try TestEnvironment.require("DBUS_SESSION_BUS_ADDRESS")
+        let busPath = bus.split(separator: ",").first { $0.contains("path=") }.map { String($0.split(separator: "=")[1]) }
+        #expect(pool.probe("tcp:80", kind: .subtitles) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("unix:/tmp/.X11-unix/X\(display)", kind: .subtitles) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("unix:" + (busPath ?? "/run/dbus/system_bus_socket"), kind: .subtitles) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("exec:/bin/true", kind: .subtitles) == .stopped("killed by the sandbox (SIGSYS)"))
+    }
+
+    /// Every image of each frame, as text: place, size, colour and a hash of its mask.
+    private static func frames(_ render: (Double, (SubtitleBitmap) -> Void) throws -> Void) rethrows -> [[String]] {
+        try [0.5, 1.2, 2.5, 2.6, 4.0].map { t in
+            var out: [String] = []
+            try render(t) { b in
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for y in 0..<b.height { for x in 0..<b.width { h = (h ^ UInt64(b.mask[y * b.stride + x])) &* 0x100_0000_01b3 } }
+                out.append("\(b.x),\(b.y) \(b.width)x\(b.height) \(b.red),\(b.green),\(b.blue),\(b.alpha) \(h)")
+            }
+            return out
+        }
+    }
+
+    @Test("Subtitles drawn by the confined worker are the same images, pixel for pixel, as libass draws here")
+    func drawingSameAsHere() throws {
+        defer { pool.stopAll() }
+        let script = try SubtitleFile.decode(Array(Self.styled.utf8), name: "styled.ass")
+        let news = { (i: Int) in (header: script.header, cues: Array(script.cues[min(i, script.cues.count)...])) }
+        let here = try #require(SubtitleRenderer())
+        let worker = try #require(try pool.confinedWorker(.subtitles, name: "subtitles", options: Self.strict))
+        let boxed = WorkerSubtitles(worker: worker, pool: pool)
+        let a = Self.frames { t, draw in here.render(track: 1, at: t, width: 640, height: 360, news: news, draw) }
+        let b = try Self.frames { t, draw in try boxed.render(track: 1, at: t, width: 640, height: 360, fontScale: 1, news: news, draw) }
+        #expect(a == b, "the worker drew other images")
+        #expect(a[0].count > 2 && a[1].count > 2 && a[4].isEmpty, "\(a.map(\.count))")
+        #expect(a[2] == a[3], "a frame that did not change is drawn again the same")
+    }
+
+    /// Two styled lines: one in bold yellow with a border, one in another font, both gone at 3 s.
+    static let styled = """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 640
+        PlayResY: 360
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+        Style: Default,DejaVu Sans,28,&H0000FFFF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,2,1,2,10,10,10,1
+        Style: Other,DejaVu Serif,24,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,-1,0,0,100,100,0,0,1,1,0,8,10,10,10,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:00.20,0:00:03.00,Default,,0,0,0,,Yellow and bold
+        Dialogue: 0,0:00:01.00,0:00:03.00,Other,,0,0,0,,{\\i1}Another font{\\i0} at the top
+
+        """
+
     @Test("Subtitle answers a subverted worker could send are refused: unknown streams, times that are not numbers, endless lines, garbage")
     func malformedAnswersAreRefused() throws {
         func message(_ kind: WorkerMessage.Kind, _ numbers: [Int64], _ json: String) throws -> WorkerMessage {
@@ -118,6 +190,31 @@ import Testing
         var over = withExtendedLifetime(here) { ContainerDescription(here.ctx) }
         over.streams[0].subtitleHeader = String(repeating: "h", count: SubtitleWork.largestHeader + 1)
         #expect(!over.isSound, "a description with a header over its bound was taken")
+        // Image tables: each image must lie in the memfd, after the table.
+        func table(_ entries: [[Int32]], size: Int) throws -> (WorkerMessage, SubtitleImages.Mapping) {
+            var bytes = [UInt8](repeating: 0, count: size)
+            for (i, e) in entries.enumerated() {
+                for (j, n) in e.enumerated() { withUnsafeBytes(of: n) { for k in 0..<4 { bytes[(i * 6 + j) * 4 + k] = $0[k] } } }
+            }
+            let fd = try #require(bytes.withUnsafeBytes { SealedBytes.make([$0], name: "test") })
+            defer { close(fd) }
+            return (WorkerMessage(kind: .subtitleImages, numbers: [1, Int64(entries.count), Int64(size)]), try #require(SubtitleImages.Mapping(fd: fd)))
+        }
+        let (fine, fineMap) = try table([[10, 2, 5, 5, -1, 24]], size: 44)
+        #expect(SubtitleImages.parse(fine, map: fineMap.base, size: fineMap.size)?.first == .init(width: 10, height: 2, x: 5, y: 5, color: .max, offset: 24))
+        for (i, e) in [[11, 2, 5, 5, -1, 24], [10, 2, 5, 5, -1, 0], [-10, 2, 5, 5, -1, 24], [10, 2, 5, 5, -1, 1 << 30], [1 << 20, 1 << 20, 0, 0, 0, 24]].enumerated() {
+            let (m, map) = try table([e.map(Int32.init)], size: 44)
+            #expect(SubtitleImages.parse(m, map: map.base, size: map.size) == nil, "image table \(i) was taken")
+        }
+        let (many, manyMap) = try table([], size: 44)
+        var tooMany = many
+        tooMany.numbers[1] = 1 << 20
+        #expect(SubtitleImages.parse(tooMany, map: manyMap.base, size: manyMap.size) == nil, "a table longer than its memfd was taken")
+        // A memfd whose size the worker could still change is not mapped.
+        let loose = sbx_memfd("loose")
+        defer { close(loose) }
+        #expect(ftruncate(loose, 4096) == 0 && SubtitleImages.Mapping(fd: loose) == nil, "a memfd that can shrink was mapped")
+
         // The fuzzer's seeds are answers the viewer takes, so its mutations start from good ones.
         for (seed, kind) in [("container-cues", WorkerMessage.Kind.containerCues), ("subtitle-script", .subtitleScript)] {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Run.repositoryRoot + "/Tests/FuzzCorpus/" + seed)).dropFirst())
@@ -127,5 +224,12 @@ import Testing
             let taken = kind == .containerCues ? SubtitleWork.cues(in: m, subtitleStreams: [1])?.cues : SubtitleWork.script(in: m)?.cues
             #expect(taken?.count == 1, "the seed \(seed) is refused")
         }
+        let images = Array(try Data(contentsOf: URL(fileURLWithPath: Run.repositoryRoot + "/Tests/FuzzCorpus/subtitle-images")).dropFirst())
+        let imagesFD = try #require(images.withUnsafeBytes { SealedBytes.make([$0], name: "test") })
+        defer { close(imagesFD) }
+        let imagesMap = try #require(SubtitleImages.Mapping(fd: imagesFD))
+        let seedCount = Int64(images[0]) << 8 | Int64(images[1])
+        #expect(SubtitleImages.parse(WorkerMessage(kind: .subtitleImages, numbers: [1, seedCount, Int64(images.count)]),
+                                     map: imagesMap.base, size: imagesMap.size)?.count == 1, "the seed subtitle-images is refused")
     }
 }
