@@ -53,6 +53,9 @@ extension DemuxStage {
             decoders[i] = (id, decoder)
         }
         selection.subtitleID = selection.subtitles.isEmpty ? nil : 1
+        // The worker that draws them gets ready while the first frames decode, not on the
+        // thread that shows the first line.
+        if !selection.subtitles.isEmpty && options.sandbox != .off { DecodeWorkers.shared.startAhead(kind: .subtitles) }
         state.withLock {
             $0.tracks = selection
             $0.cues = cues
