@@ -83,6 +83,9 @@ while let request = WorkerMessage.receive(on: channel) {
     case .subtitleDraw where testing && subtitles.header(of: request.numbers.first ?? 0, contains: "mediaview-test: crash"):
         // Tests only: a script that crashes the subtitle renderer, to show the video plays on.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
+    case .subtitleDraw where testing && subtitles.header(of: request.numbers.first ?? 0, contains: "mediaview-test: hang"):
+        // Tests only: a script the renderer never finishes drawing.
+        answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
     case .subtitleDraw:
         answer = subtitles.draw(request)
     case .videoOpen, .soundOpen:

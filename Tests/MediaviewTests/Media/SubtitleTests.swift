@@ -205,14 +205,16 @@ extension MediaviewProgram {
             #expect(names.contains("first_frame"), "the video did not play: \(names)")
         }
 
-        /// Subtitles are drawn by a sandboxed worker: one that crashes on a script costs the
-        /// video its subtitles, said in one line, and the video plays on to its end.
-        @Test func aScriptThatStopsTheSubtitleRendererCostsOnlyTheSubtitles() throws {
-            let dir = try Scratch.directory("crashing-renderer")
-            let script = dir + "/crash.ass"
+        /// Subtitles are drawn by a sandboxed worker: one that crashes on a script, or never
+        /// finishes drawing it, costs the video its subtitles, said in one line, and the
+        /// video plays on to its end.
+        @Test(arguments: [("crash", "crashed (SIGABRT)"), ("hang", "took too long")])
+        func aScriptThatStopsTheSubtitleRendererCostsOnlyTheSubtitles(trigger: String, said: String) throws {
+            let dir = try Scratch.directory("stopping-renderer")
+            let script = dir + "/\(trigger).ass"
             try Data("""
                 [Script Info]
-                Title: mediaview-test: crash
+                Title: mediaview-test: \(trigger)
                 ScriptType: v4.00+
 
                 [Events]
@@ -220,13 +222,13 @@ extension MediaviewProgram {
                 Dialogue: 0,0:00:00.00,0:00:05.00,Default,,0,0,0,,Crash here
 
                 """.utf8).write(to: URL(fileURLWithPath: script))
-            let video = try Fixtures.solidVideo("blue", seconds: 2)
+            let video = try Fixtures.solidVideo("blue", seconds: 4)
             let log = dir + "/events.jsonl"
             let r = try mediaview(["--autoexit", "--windowed", "--geometry", "320x240+0+0", "--no-audio", "--events", log,
                                    "--sub-file", script, video], environment: ["MEDIAVIEW_WORKER_TEST": "1"])
             #expect(r.status == 0, "stderr: \(r.stderr)")
             let name = URL(fileURLWithPath: video).lastPathComponent
-            #expect(lines(r.stderr) == ["mediaview: \(name): subtitles: the decoder stopped: crashed (SIGABRT)"], "\(r.stderr)")
+            #expect(lines(r.stderr) == ["mediaview: \(name): subtitles: the decoder stopped: \(said)"], "\(r.stderr)")
             let names = Events.names(try Events.read(log))
             #expect(names.contains("first_frame") && names.contains("finished"), "the video did not play to its end: \(names)")
         }
