@@ -16,6 +16,8 @@ final class Demuxer: @unchecked Sendable {
     /// The sandboxed worker whose demuxer this stands in for, `ctx` its stand-in context;
     /// nil when FFmpeg's demuxer runs here.
     private let sandboxed: SandboxedContainer?
+    /// Opens a playlist's parts when this is a worker's demuxer of web media.
+    private let opener: ChannelOpener?
 
     /// What `read` found.
     enum ReadResult {
@@ -28,10 +30,15 @@ final class Demuxer: @unchecked Sendable {
     /// Settings for opening, from `SourceOptions`.
     /// `interrupt`: the caller's own, so that it can cancel the open (Player.close).
     /// `io`: bytes the caller already has (`MediaProbe`); `url` then only names them.
-    init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil, io memory: CustomIO? = nil) throws(AVError) {
+    /// `opener`: opens the parts a playlist names instead of FFmpeg (a sandboxed worker's
+    /// `ChannelOpener`); it lives as long as the demuxer.
+    init(url: String, options: SourceOptions, interrupt given: Interrupt? = nil, io memory: CustomIO? = nil,
+         opener: ChannelOpener? = nil) throws(AVError) {
         interrupt = given ?? Interrupt(timeout: options.effectiveTimeout)
         guard let c = avformat_alloc_context() else { throw AVError(message: "out of memory") }
         c.pointee.interrupt_callback = interrupt.callback
+        self.opener = opener
+        opener?.install(on: c)
         interrupt.arm()
         // Web media may come from the caches, or through CachingIO (which copies
         // it into the cache as it plays); then FFmpeg reads our AVIOContext.
@@ -55,6 +62,9 @@ final class Demuxer: @unchecked Sendable {
         var dict: OpaquePointer? = nil
         defer { av_dict_free(&dict) }
         for (k, v) in options.formatOptions(for: route.url) { av_dict_set(&dict, k, v, 0) }
+        // HLS would reuse its HTTP connection for the next part by reaching into FFmpeg's
+        // own HTTP reader, which a part opened by the opener is not.
+        if opener != nil { av_dict_set(&dict, "http_persistent", "0", 0) }
         var cp: UnsafeMutablePointer<AVFormatContext>? = c
         // The URL's bytes, not its text: a file name that is not UTF-8 opens as it is named.
         let status = FileName.withCString(route.url) { avformat_open_input(&cp, $0, nil, &dict) }
@@ -82,6 +92,7 @@ final class Demuxer: @unchecked Sendable {
     init(sandboxed container: SandboxedContainer, interrupt given: Interrupt) {
         interrupt = given
         io = nil
+        opener = nil
         sandboxed = container
         ctx = container.context
     }

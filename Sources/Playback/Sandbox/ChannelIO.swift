@@ -18,11 +18,15 @@ package final class ChannelIO {
     private var broken = false
     /// What FFmpeg reads through; it calls back here, so it holds this object.
     package private(set) var io: ReaderIO?
+    /// The viewer's number for the source: 0 for the request's own, else one a playlist's
+    /// part was opened as (`ChannelOpener`).
+    let source: Int64
 
-    /// Reads through `channel` a source of `size` bytes (negative: not known); nil when out
-    /// of memory.
-    package init?(channel: Int32, size: Int64) {
+    /// Reads through `channel` a source of `size` bytes (negative: not known), the viewer's
+    /// number `source`; nil when out of memory.
+    package init?(channel: Int32, size: Int64, source: Int64 = 0) {
         self.channel = channel
+        self.source = source
         // The context's reads come back here; `self` is not escaped until every field is set.
         io = nil
         io = ReaderIO(size: size) { [unowned self] offset, buffer, want in read(at: offset, into: buffer, want: want) }
@@ -36,7 +40,7 @@ package final class ChannelIO {
     private func read(at offset: Int64, into buffer: UnsafeMutablePointer<UInt8>, want: Int) -> Int32 {
         if broken { return cff_averror(EIO) }
         let count = min(want, ChannelReads.largest)
-        guard ChannelReads.request(offset: offset, count: count).send(on: channel) else {
+        guard ChannelReads.request(offset: offset, count: count, source: source).send(on: channel) else {
             broken = true
             return cff_averror(EIO)
         }

@@ -18,9 +18,9 @@ package enum ChannelReads {
     /// parsing a file any more.
     static let mostPerRequest = 20_000
 
-    /// The worker's request for up to `count` bytes at `offset`.
-    package static func request(offset: Int64, count: Int) -> WorkerMessage {
-        WorkerMessage(kind: .readAt, numbers: [offset, Int64(count)])
+    /// The worker's request for up to `count` bytes at `offset` of source `source`.
+    package static func request(offset: Int64, count: Int, source: Int64 = 0) -> WorkerMessage {
+        WorkerMessage(kind: .readAt, numbers: [offset, Int64(count), source])
     }
 
     /// The viewer's answer to the read `m` asks for, read from `io` with each blocking step

@@ -40,10 +40,19 @@ package final class ContainerWork {
         let name = m.text.isEmpty ? "the file" : m.text
         var reader: ChannelIO?
         let io: CustomIO?
+        // A web playlist's address, whose parts are opened through the viewer.
+        var playlist: String?
         switch (m.kind == .containerOpen ? m.numbers.first : nil, m.fd >= 0) {
         case (0?, true):
             io = SealedBytes.size(m.fd).flatMap { ReaderIO.descriptor(m.fd, size: Int64($0)) }
         case (1?, false) where m.numbers.count >= 2:
+            reader = ChannelIO(channel: channel, size: max(-1, m.numbers[1]))
+            io = reader?.io
+        case (1?, true) where m.numbers.count >= 3 && m.numbers[2] > 0:
+            guard let url = address(m.fd, count: m.numbers[2]) else {
+                return (nil, WorkerMessage(kind: .failure, text: "\(name): the request was malformed"))
+            }
+            playlist = url
             reader = ChannelIO(channel: channel, size: max(-1, m.numbers[1]))
             io = reader?.io
         default:
@@ -51,7 +60,10 @@ package final class ContainerWork {
         }
         guard let io else { return (nil, WorkerMessage(kind: .failure, text: "\(name): out of memory")) }
         let d: Demuxer
-        do { d = try Demuxer(url: reader != nil ? "memory:" + name : name, options: SourceOptions(), io: io) } catch {
+        do {
+            d = try Demuxer(url: playlist ?? (reader != nil ? "memory:" + name : name), options: SourceOptions(), io: io,
+                            opener: playlist != nil ? ChannelOpener(channel: channel) : nil)
+        } catch {
             return (nil, WorkerMessage(kind: .failure, numbers: [Int64(error.code)], text: error.message))
         }
         var description = ContainerDescription(d.ctx)
@@ -67,6 +79,14 @@ package final class ContainerWork {
         }
         return (ContainerWork(demuxer: d, reader: reader, subtitles: subtitles),
                 WorkerMessage(kind: .containerOpened, numbers: [Int64(json.count)], fd: sealed))
+    }
+
+    /// The web address in the sealed memfd `fd`, `count` bytes long; nil unless it is one.
+    private static func address(_ fd: Int32, count: Int64) -> String? {
+        guard count <= 64 << 10, let p = SealedBytes.map(fd, count: Int(count)) else { return nil }
+        defer { munmap(p, Int(count)) }
+        let url = String(decoding: UnsafeRawBufferPointer(start: p, count: Int(count)), as: UTF8.self)
+        return SourceOptions.isNetwork(url) ? url : nil
     }
 
     /// The next packet of a stream the read request `m` asks for, or the end, or why not.

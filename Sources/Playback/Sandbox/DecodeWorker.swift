@@ -124,7 +124,8 @@ final class DecodeWorker {
         var served = 0
         while true {
             let outcome = wait(timeout: timeout, cancelled: cancelled, meanwhile: meanwhile)
-            guard case .answer(let m) = outcome, m.kind == .readAt, let reads else { return outcome }
+            // A web playlist's container also opens and closes the parts it names.
+            guard case .answer(let m) = outcome, [.readAt, .openURL, .closeURL].contains(m.kind), let reads else { return outcome }
             served += 1
             let answer = served <= ChannelReads.mostPerRequest ? reads(m) : nil
             if m.fd >= 0 { close(m.fd) }

@@ -10,9 +10,9 @@ extension SandboxedContainer {
     /// Where a container is read.
     enum Opening {
         case sandboxed(SandboxedContainer)
-        /// In this process: the sandbox is off, the source is a pipe, a device or a playlist
-        /// whose parts FFmpeg fetches itself, or (auto) no worker can be had. The web
-        /// source already opened for it, if one was.
+        /// In this process: the sandbox is off, the source is a pipe, a device or a local
+        /// playlist, or (auto) no worker can be had. The web source already opened for it,
+        /// if one was.
         case here(CustomIO?)
     }
 
@@ -24,7 +24,7 @@ extension SandboxedContainer {
                      cancelled: @escaping () -> Bool) throws(AVError) -> Opening {
         guard options.sandbox != .off else { return .here(nil) }
         if memory == nil, url.hasPrefix("file:") { return try open(path: String(url.dropFirst(5)), name: nil, options: options, cancelled: cancelled) }
-        guard memory != nil || SourceOptions.isNetwork(url), !namesPlaylist(url) else { return .here(nil) }
+        guard memory != nil || SourceOptions.isNetwork(url) else { return .here(nil) }
         let name = SourceOptions.displayName(url)
         let io: CustomIO
         if let memory {
@@ -46,11 +46,19 @@ extension SandboxedContainer {
             }
             io = opened
         }
-        if holdsPlaylist(io) { return .here(io) }
-        let source = ChannelReads.Source(io: io, interrupt: interrupt)
+        let sources = ChannelSources(main: ChannelReads.Source(io: io, interrupt: interrupt), options: options.source)
         let size = io.seek(to: 0, whence: Int32(AVSEEK_SIZE))
-        let request = WorkerMessage(kind: .containerOpen, numbers: [1, size], text: name)
-        guard let opened = try open(request, name: name, source: source, options: options, cancelled: cancelled) else {
+        var request = WorkerMessage(kind: .containerOpen, numbers: [1, size], text: name)
+        // A web playlist (HLS, DASH): the worker gets its address, to find its parts by, and
+        // opens each through `sources`. Bytes with no address of their own cannot name any.
+        if namesPlaylist(url) || holdsPlaylist(io) {
+            let address = Array(url.utf8)
+            guard memory == nil, SourceOptions.isNetwork(url),
+                  let fd = address.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-url") }) else { return .here(io) }
+            request = WorkerMessage(kind: .containerOpen, numbers: [1, size, Int64(address.count)], text: name, fd: fd)
+        }
+        defer { if request.fd >= 0 { close(request.fd) } }
+        guard let opened = try open(request, name: name, sources: sources, options: options, cancelled: cancelled) else {
             return .here(io)
         }
         return .sandboxed(opened)
@@ -64,16 +72,16 @@ extension SandboxedContainer {
         defer { close(file.fd) }
         let name = given ?? SourceOptions.displayName(path)
         let request = WorkerMessage(kind: .containerOpen, numbers: [0], text: name, fd: file.fd)
-        return try open(request, name: name, source: nil, options: options, cancelled: cancelled).map { .sandboxed($0) } ?? .here(nil)
+        return try open(request, name: name, sources: nil, options: options, cancelled: cancelled).map { .sandboxed($0) } ?? .here(nil)
     }
 
     /// Sends the open `request` to a containers worker; nil when none can be had and the
     /// mode lets this process read the source.
-    static func open(_ request: WorkerMessage, name: String, source: ChannelReads.Source?, options: PlayerOptions,
+    static func open(_ request: WorkerMessage, name: String, sources: ChannelSources?, options: PlayerOptions,
                              cancelled: @escaping () -> Bool) throws(AVError) -> SandboxedContainer? {
         let pool = DecodeWorkers.shared
         guard let worker = try pool.confinedWorker(.containers, name: name, options: options) else { return nil }
-        let outcome = worker.exchange(request, timeout: timeout, cancelled: cancelled, reads: source?.answer)
+        let outcome = worker.exchange(request, timeout: timeout, cancelled: cancelled, reads: sources?.answer)
         let m: WorkerMessage
         do throws(AVError) { m = try pool.answer(outcome, worker: worker, name: name) } catch {
             worker.stop()
@@ -84,7 +92,7 @@ extension SandboxedContainer {
             pool.retire(worker)
             let code = Int32(truncatingIfNeeded: m.numbers.first ?? 0)
             // A broken download fails the open in the transport's words, as it does here.
-            if let failure = source?.io.failure {
+            if let failure = sources?.main.io.failure {
                 throw AVError(code: failure.code, message: "cannot open \(name): \(failure.message)")
             }
             throw AVError(code: code < 0 ? code : cff_averror(EINVAL), message: m.text.isEmpty ? "cannot read \(name)" : m.text)
@@ -94,11 +102,12 @@ extension SandboxedContainer {
             throw AVError(message: "\(name): the demuxer's answer was malformed")
         }
         return SandboxedContainer(context: context, description: description, worker: worker, pool: pool, name: name,
-                                  source: source)
+                                  sources: sources)
     }
 
-    /// Whether a web address names a playlist (HLS, DASH) by its extension: FFmpeg fetches
-    /// its parts itself, which a worker without a network cannot.
+    /// Whether a web address names a playlist (HLS, DASH) by its extension: the worker that
+    /// reads it is given its address, to find the parts by, and opens each through the
+    /// viewer (`ChannelSources`).
     static func namesPlaylist(_ url: String) -> Bool {
         let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""

@@ -27,7 +27,8 @@ final class SandboxedContainer: @unchecked Sendable {
     /// The containers worker for the next item, started once this one is under way.
     private var spare = SpareWorker(kind: .containers)
     /// Web media read here for the worker; nil for a local file.
-    private let source: ChannelReads.Source?
+    private let sources: ChannelSources?
+    private var source: ChannelReads.Source? { sources?.main }
     /// How far into the web source the worker has read, for the buffered range.
     private var reached: Int64 = 0
     /// The worker's packet memfd, once it has sent it.
@@ -42,6 +43,12 @@ final class SandboxedContainer: @unchecked Sendable {
     /// Seconds one packet may take: a local file's come in microseconds, so a worker that
     /// takes longer hangs, and the item ends as a hung decoder's does.
     static let readTime = 3.0
+    /// Seconds one packet of a web playlist may take: a live one's demuxer waits for the next
+    /// segment up to the playlist's target duration (often 6 s, at most tens) before it
+    /// loads the playlist again.
+    static let playlistReadTime = 35.0
+    /// This container's: `playlistReadTime` for HLS and DASH, else `readTime`.
+    private var packetTime: Double { ["hls", "dash"].contains(description.format) ? Self.playlistReadTime : Self.readTime }
     /// Seconds a seek may take: a file without an index is read through to the place.
     static let seekTime = 6.0
     /// Subtitle answers one read takes before it hands back with nothing.
@@ -53,13 +60,13 @@ final class SandboxedContainer: @unchecked Sendable {
 
     /// Takes over `worker`, which opened the container `description` tells of.
     init(context: UnsafeMutablePointer<AVFormatContext>, description: ContainerDescription, worker: DecodeWorker,
-                 pool: DecodeWorkers, name: String, source: ChannelReads.Source?) {
+                 pool: DecodeWorkers, name: String, sources: ChannelSources?) {
         self.context = context
         self.description = description
         self.worker = worker
         self.pool = pool
         self.name = name
-        self.source = source
+        self.sources = sources
         subtitleStreams = Set(description.streams.indices.filter { description.streams[$0].subtitleHeader != nil })
     }
 
@@ -90,7 +97,7 @@ final class SandboxedContainer: @unchecked Sendable {
         for _ in 0..<Self.cuesInARow {
             let m: WorkerMessage
             do throws(AVError) {
-                m = try pool.answer(worker.exchange(WorkerMessage(kind: .containerRead, numbers: mask), timeout: Self.readTime,
+                m = try pool.answer(worker.exchange(WorkerMessage(kind: .containerRead, numbers: mask), timeout: packetTime,
                                                     cancelled: { self.cancelled.load(ordering: .relaxed) }, reads: reads),
                                     worker: worker, name: name)
             } catch {
@@ -164,10 +171,11 @@ final class SandboxedContainer: @unchecked Sendable {
 
     /// The worker's reads of a web source, answered here (nil for a file).
     private var reads: ((WorkerMessage) -> WorkerMessage)? {
-        guard let source else { return nil }
+        guard let sources else { return nil }
         return { [self] m in
-            let answer = source.answer(m)
-            if answer.kind == .bytes, let n = answer.numbers.first, n > 0, m.numbers.count >= 2 {
+            let answer = sources.answer(m)
+            // A playlist's parts are not the media's own bytes: only source 0 counts.
+            if answer.kind == .bytes, let n = answer.numbers.first, n > 0, m.numbers.count >= 2, (m.numbers.count < 3 || m.numbers[2] == 0) {
                 reached = max(reached, m.numbers[0] + n)
             }
             return answer

@@ -97,7 +97,8 @@ public struct WorkerMessage {
         case regionsStore = 35
         /// Worker to viewer, only while it serves a request on a source it reads through the
         /// channel (web media): send the bytes at offset `numbers[0]`, at most `numbers[1]`
-        /// of them. Answered with `bytes`.
+        /// of them, of source `numbers[2]` (0: the one the request is about; else one
+        /// `openURL` opened). Answered with `bytes`.
         case readAt = 36
         /// Viewer to worker: the answer to `readAt`. `numbers[0]` is the count, in the fd (a
         /// sealed memfd); 0 at the end of the source; negative, FFmpeg's error code, when
@@ -148,6 +149,16 @@ public struct WorkerMessage {
         /// 1 when they changed since the last, their count, the bytes used; the fd, the
         /// worker's image memfd, when it is new.
         case subtitleImages = 51
+        /// Worker to viewer, only while it reads a web playlist's container: open the address
+        /// whose bytes (`numbers[0]` of them) are in the fd, a sealed memfd, a part the
+        /// playlist names. Answered with `urlOpened`.
+        case openURL = 52
+        /// Viewer to worker: `numbers[0]` the opened source's number for `readAt` and
+        /// `numbers[1]` its size (negative: not known); or `numbers[0]` FFmpeg's negative
+        /// error, said in the text. Also the answer to `closeURL`, with `numbers[0]` 0.
+        case urlOpened = 53
+        /// Worker to viewer: the source `numbers[0]` is no longer read.
+        case closeURL = 54
     }
 
     /// The largest message: the numbers and a line of text.

@@ -86,6 +86,18 @@ extension MediaviewProgram {
             #expect(errs.count == 1 && errs.first?.contains("certificate not trusted") == true, "\(errs)")
         }
 
+        /// An HLS stream from the web plays to its end without a word: its playlist and
+        /// segments are parsed by a sandboxed worker, each part fetched by the viewer.
+        @Test func hlsFromTheWebPlaysToItsEnd() throws {
+            let url = try Fixtures.servedHLS()
+            let log = try Scratch.directory("hls") + "/events.jsonl"
+            let r = try mediaview(["--autoexit", "--no-audio", "--events", log, url], timeout: 30)
+            #expect(r.status == 0 && lines(r.stderr).isEmpty, "stderr: \(r.stderr)")
+            let events = try Events.read(log)
+            let names = Events.names(events)
+            #expect(names.contains("first_frame") && names.contains("finished"), "\(names)")
+        }
+
         /// Played once over http, then the file is removed from the server: the second run
         /// plays it from the cache; with `--no-cache` it fails, so the cache was the source.
         @Test func videoReplaysOfflineFromTheCache() throws {

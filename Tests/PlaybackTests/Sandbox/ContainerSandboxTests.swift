@@ -186,7 +186,7 @@ import Testing
         #expect(Double(progress.position) > 0.99 * Double(progress.size), "the buffered range stopped at \(progress)")
     }
 
-    @Test("A web download cut short ends the worker's read in the transport's words, as it does here; a playlist is read here")
+    @Test("A web download cut short ends the worker's read in the transport's words, as it does here; a playlist is known by its address")
     func webCutAndPlaylists() throws {
         let (name, size) = try TrackPreviewerTests.servedClip()
         let url = try TestEnvironment.http + "/reset/\(size / 2)/" + name
@@ -207,6 +207,48 @@ import Testing
         #expect(!why.isEmpty && !why.contains("\n") && boxed.sandboxStopped == nil, "\(why)")
         #expect(SandboxedContainer.namesPlaylist("https://example.invalid/live/index.m3u8?token=1"))
         #expect(!SandboxedContainer.namesPlaylist("https://example.invalid/clip.mp4"))
+    }
+
+    @Test("A web playlist (HLS) is read by a confined worker, each part fetched by the viewer: the same packets as FFmpeg's demuxer reading it here")
+    func webPlaylistSameAsHere() throws {
+        let url = try Fixtures.servedHLS()
+        let boxed = try Self.sandboxed(url: url)
+        var options = SourceOptions()
+        options.cache = nil
+        let here = try Demuxer(url: url, options: options)
+        #expect(boxed.isSandboxed && boxed.formatName == "hls" && here.formatName == "hls")
+        #expect(try Self.streams(boxed) == (try Self.streams(here)))
+        let (p, q) = (Self.packets(boxed), Self.packets(here))
+        #expect(p.count == q.count && p.count > 300, "\(p.count) packets from the worker, \(q.count) here")
+        #expect(p == q, "the packets differ, first at \(Array(zip(p, q)).firstIndex { $0.0 != $0.1 } ?? -1)")
+    }
+
+    @Test("The viewer opens only web addresses for a worker's playlist: a local file, another protocol or a malformed address is refused")
+    func playlistPartsAreWebOnly() throws {
+        let io = try #require(MemoryIO(data: Data("#EXTM3U\n".utf8)))
+        let sources = ChannelSources(main: ChannelReads.Source(io: io, interrupt: Interrupt(timeout: 5)), options: SourceOptions())
+        func open(_ url: String) throws -> WorkerMessage {
+            let bytes = Array(url.utf8)
+            let fd = try #require(bytes.withUnsafeBytes { SealedBytes.make([$0], name: "test") })
+            defer { close(fd) }
+            return sources.answer(WorkerMessage(kind: .openURL, numbers: [Int64(bytes.count)], fd: fd))
+        }
+        for url in ["file:///etc/passwd", "/etc/passwd", "crypto+file:///etc/passwd", "ftp://127.0.0.1/x", "data:,hello"] {
+            let m = try open(url)
+            #expect(m.kind == .urlOpened && (m.numbers.first ?? 0) < 0 && m.text == "a web playlist may name only web addresses", "\(url): \(m.text)")
+        }
+        #expect(sources.answer(WorkerMessage(kind: .openURL, numbers: [5])).numbers.first.map { $0 < 0 } == true, "no memfd")
+        let unopened = sources.answer(WorkerMessage(kind: .readAt, numbers: [0, 100, 7]))
+        #expect(unopened.kind == .bytes && (unopened.numbers.first ?? 0) < 0, "a part never opened was read")
+        let served = try open(try Fixtures.servedHLS())
+        let id = try #require(served.numbers.first)
+        #expect(served.kind == .urlOpened && id > 0, "\(served.text)")
+        let read = sources.answer(WorkerMessage(kind: .readAt, numbers: [0, 7, id]))
+        #expect(read.kind == .bytes && read.numbers.first == 7)
+        if read.fd >= 0 { close(read.fd) }
+        #expect(sources.answer(WorkerMessage(kind: .closeURL, numbers: [id])).numbers.first == 0)
+        let closed = sources.answer(WorkerMessage(kind: .readAt, numbers: [0, 7, id]))
+        #expect((closed.numbers.first ?? 0) < 0, "a closed part was read")
     }
 
     @Test("The packets of a stream nobody plays stay in the worker")
