@@ -8,6 +8,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/base64.h>
+#include <libavutil/aes.h>
 #include <libavutil/md5.h>
 #include <libavutil/sha.h>
 #include <libavutil/channel_layout.h>

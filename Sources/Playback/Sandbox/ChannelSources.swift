@@ -14,21 +14,32 @@ final class ChannelSources {
     /// The media the request is about.
     let main: ChannelReads.Source
     private let options: SourceOptions
-    /// The parts open now, by number, with the file descriptor of a part read from the disk
-    /// cache (closed with it).
-    private var parts: [Int64: (io: CustomIO, fd: Int32)] = [:]
+    /// The parts open now, by number.
+    private var parts: [Int64: CustomIO] = [:]
     private var next: Int64 = 1
     /// Parts open at once: a playlist holds its media playlists and a segment per stream.
     static let mostOpen = 32
     /// The longest address taken: longer than any a CDN signs.
     static let longestAddress = 64 << 10
 
+    /// `options` are the item's; its caches are left out for the parts (see `uncached`).
     init(main: ChannelReads.Source, options: SourceOptions) {
         self.main = main
-        self.options = options
+        self.options = ChannelSources.uncached(options)
     }
 
-    deinit { for part in parts.values { close(part) } }
+    /// `options` without the memory and disk caches: a live playlist is loaded again and
+    /// again and must come from the server each time, and a stream's segments would fill
+    /// the cache with parts nobody plays twice.
+    static func uncached(_ options: SourceOptions) -> SourceOptions {
+        var o = options
+        o.cache = nil
+        o.memoryCache = nil
+        o.onCached = nil
+        return o
+    }
+
+    deinit { for part in parts.values { part.close() } }
 
     /// The answer to the worker's `readAt`, `openURL` or `closeURL` message `m`.
     func answer(_ m: WorkerMessage) -> WorkerMessage {
@@ -36,7 +47,7 @@ final class ChannelSources {
         case .openURL:
             return open(m)
         case .closeURL:
-            if let id = m.numbers.first, let part = parts.removeValue(forKey: id) { close(part) }
+            if let id = m.numbers.first, let part = parts.removeValue(forKey: id) { part.close() }
             return WorkerMessage(kind: .urlOpened, numbers: [0])
         default:
             let id = m.numbers.count >= 3 ? m.numbers[2] : 0
@@ -44,7 +55,7 @@ final class ChannelSources {
             guard let part = parts[id] else {
                 return WorkerMessage(kind: .bytes, numbers: [Int64(cff_averror(EBADF))], text: "the decoder read a part it did not open")
             }
-            return ChannelReads.answer(m, from: part.io, interrupt: main.interrupt)
+            return ChannelReads.answer(m, from: part, interrupt: main.interrupt)
         }
     }
 
@@ -65,31 +76,15 @@ final class ChannelSources {
         } catch {
             return WorkerMessage(kind: .urlOpened, numbers: [Int64(error.code < 0 ? error.code : cff_averror(EIO))], text: error.message)
         }
-        var part: (io: CustomIO, fd: Int32)?
-        if let io = route.io {
-            part = (io, -1)
-        } else if route.url.hasPrefix("file:") {
-            // A whole copy in the disk cache.
-            let fd = FileName.withCString(String(route.url.dropFirst(5))) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-            if fd >= 0, let size = SealedBytes.size(fd), let io = ReaderIO.descriptor(fd, size: Int64(size)) {
-                part = (io, fd)
-            } else if fd >= 0 {
-                Glibc.close(fd)
-            }
-        }
-        guard let part else { return refused(EIO, "cannot read \(SourceOptions.displayName(url))") }
+        // Without the caches the route is always the server's.
+        guard let io = route.io else { return refused(EIO, "cannot read \(SourceOptions.displayName(url))") }
         let id = next
         next += 1
-        parts[id] = part
-        return WorkerMessage(kind: .urlOpened, numbers: [id, part.io.seek(to: 0, whence: Int32(AVSEEK_SIZE))])
+        parts[id] = io
+        return WorkerMessage(kind: .urlOpened, numbers: [id, io.seek(to: 0, whence: Int32(AVSEEK_SIZE))])
     }
 
     private func refused(_ code: Int32, _ why: String) -> WorkerMessage {
         WorkerMessage(kind: .urlOpened, numbers: [Int64(cff_averror(code))], text: why)
-    }
-
-    private func close(_ part: (io: CustomIO, fd: Int32)) {
-        part.io.close()
-        if part.fd >= 0 { Glibc.close(part.fd) }
     }
 }

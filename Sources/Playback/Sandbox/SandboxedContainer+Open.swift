@@ -30,15 +30,12 @@ extension SandboxedContainer {
         if let memory {
             io = memory
         } else {
-            interrupt.arm()
-            let route: SourceRoute.Opened
-            do throws(AVError) {
-                route = try SourceRoute.open(url: url, options: options.source, interrupt: interrupt.callback)
-            } catch {
-                interrupt.disarm()
-                throw AVError(code: error.code, message: "cannot open \(name): \(error.message)")
+            // A playlist is never taken from the caches: a live one changes from load to load.
+            var route = try open(url, name: name, options: namesPlaylist(url) ? ChannelSources.uncached(options.source) : options.source,
+                                 interrupt: interrupt)
+            if route.io == nil, route.url.hasPrefix("file:"), cachedPlaylist(String(route.url.dropFirst(5))) {
+                route = try open(url, name: name, options: ChannelSources.uncached(options.source), interrupt: interrupt)
             }
-            interrupt.disarm()
             guard let opened = route.io else {
                 // A whole copy in the disk cache: read as the local file it is.
                 guard route.url.hasPrefix("file:") else { return .here(nil) }
@@ -53,7 +50,7 @@ extension SandboxedContainer {
         // opens each through `sources`. Bytes with no address of their own cannot name any.
         if namesPlaylist(url) || holdsPlaylist(io) {
             let address = Array(url.utf8)
-            guard memory == nil, SourceOptions.isNetwork(url),
+            guard SourceOptions.isNetwork(url),
                   let fd = address.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-url") }) else { return .here(io) }
             request = WorkerMessage(kind: .containerOpen, numbers: [1, size, Int64(address.count)], text: name, fd: fd)
         }
@@ -62,6 +59,29 @@ extension SandboxedContainer {
             return .here(io)
         }
         return .sandboxed(opened)
+    }
+
+    /// The web source at `url` through the transport and whichever caches `options` hold,
+    /// each blocking step bounded by `interrupt`; throws the one line.
+    private static func open(_ url: String, name: String, options: SourceOptions, interrupt: Interrupt) throws(AVError) -> SourceRoute.Opened {
+        interrupt.arm()
+        defer { interrupt.disarm() }
+        do throws(AVError) {
+            return try SourceRoute.open(url: url, options: options, interrupt: interrupt.callback)
+        } catch {
+            throw AVError(code: error.code, message: "cannot open \(name): \(error.message)")
+        }
+    }
+
+    /// Whether the disk cache's copy at `path` holds a playlist (cached before it was known
+    /// for one, by an address without its extension).
+    private static func cachedPlaylist(_ path: String) -> Bool {
+        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard let io = ReaderIO.descriptor(fd, size: Int64(SealedBytes.size(fd) ?? 0)) else { return false }
+        defer { io.close() }
+        return holdsPlaylist(io)
     }
 
     /// Opens the local file at `path` in a worker (`name`: what the user calls it, when it

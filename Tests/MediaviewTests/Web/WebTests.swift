@@ -86,10 +86,12 @@ extension MediaviewProgram {
             #expect(errs.count == 1 && errs.first?.contains("certificate not trusted") == true, "\(errs)")
         }
 
-        /// An HLS stream from the web plays to its end without a word: its playlist and
-        /// segments are parsed by a sandboxed worker, each part fetched by the viewer.
-        @Test func hlsFromTheWebPlaysToItsEnd() throws {
-            let url = try Fixtures.servedHLS()
+        /// An HLS stream from the web, plain or with AES-128 segments, plays to its end
+        /// without a word: its playlist and segments are parsed by a sandboxed worker, each
+        /// part (the key too) fetched by the viewer.
+        @Test(arguments: [false, true])
+        func hlsFromTheWebPlaysToItsEnd(encrypted: Bool) throws {
+            let url = try Fixtures.servedHLS(encrypted: encrypted)
             let log = try Scratch.directory("hls") + "/events.jsonl"
             let r = try mediaview(["--autoexit", "--no-audio", "--events", log, url], timeout: 30)
             #expect(r.status == 0 && lines(r.stderr).isEmpty, "stderr: \(r.stderr)")

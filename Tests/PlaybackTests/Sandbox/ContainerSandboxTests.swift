@@ -209,9 +209,10 @@ import Testing
         #expect(!SandboxedContainer.namesPlaylist("https://example.invalid/clip.mp4"))
     }
 
-    @Test("A web playlist (HLS) is read by a confined worker, each part fetched by the viewer: the same packets as FFmpeg's demuxer reading it here")
-    func webPlaylistSameAsHere() throws {
-        let url = try Fixtures.servedHLS()
+    @Test("A web playlist (HLS), plain and with AES-128 segments, is read by a confined worker, each part fetched by the viewer: the same packets as FFmpeg's demuxer reading it here",
+          arguments: [false, true])
+    func webPlaylistSameAsHere(encrypted: Bool) throws {
+        let url = try Fixtures.servedHLS(encrypted: encrypted)
         let boxed = try Self.sandboxed(url: url)
         var options = SourceOptions()
         options.cache = nil
@@ -249,6 +250,11 @@ import Testing
         #expect(sources.answer(WorkerMessage(kind: .closeURL, numbers: [id])).numbers.first == 0)
         let closed = sources.answer(WorkerMessage(kind: .readAt, numbers: [0, 7, id]))
         #expect((closed.numbers.first ?? 0) < 0, "a closed part was read")
+        // An encrypted segment's key and IV as the HLS demuxer hands them over: 32 hex digits.
+        #expect(SegmentDecryption.bytes(hex: "00112233445566778899aabbccddeeff") == (0..<16).map { UInt8($0 * 0x11) })
+        for bad in ["", "0011", "00112233445566778899aabbccddeeffaa", "zz112233445566778899aabbccddeeff", "+0112233445566778899aabbccddeeff"] {
+            #expect(SegmentDecryption.bytes(hex: bad) == nil, "\(bad) was taken as a key")
+        }
     }
 
     @Test("The packets of a stream nobody plays stay in the worker")
