@@ -14,6 +14,8 @@ final class SubtitleServing {
     private static let warmUpTrack = -1
     private var cues = SubtitleCues()
     private var area: SubtitleImages.Area?
+    /// The count and bytes of the images last written to `area`, which the viewer holds.
+    private var last: [Int64]?
     /// The headers sent, by track (the tests' crash trigger reads them).
     private var headers: [Int: String] = [:]
     /// The largest frame drawn for: larger than any screen.
@@ -55,18 +57,24 @@ final class SubtitleServing {
         }
         guard let renderer = Self.warmRenderer else { return WorkerMessage(kind: .failure, text: "libass could not start") }
         let scale = Double(bitPattern: UInt64(bitPattern: n[4]))
-        var images: [(bitmap: SubtitleBitmap, mask: [UInt8])] = []
+        var bitmaps: [SubtitleBitmap] = []
         var changed = true
         renderer.render(track: id, at: Double(n[1]) / 1000, width: Int(n[2]), height: Int(n[3]),
                         fontScale: scale.isFinite && scale > 0 ? scale : 1,
                         news: { [cues] from in
                             let (header, list) = cues.read(id, from: from)
                             return (header, Array(list))
-                        }, changed: &changed) { b in
-            images.append((b, SubtitleImages.packed(b)))
+                        }, changed: &changed) { bitmaps.append($0) }
+        // Most frames show the lines the last one did: the viewer draws its copy again. (The
+        // masks stay valid until the renderer's next frame, so they are read only now.)
+        if !changed, let last { return WorkerMessage(kind: .subtitleImages, numbers: [0] + last) }
+        let images = bitmaps.map { ($0, SubtitleImages.packed($0)) }
+        guard let answer = SubtitleImages.answer(images, changed: true, area: &area) else {
+            last = nil
+            return WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "the subtitles are too large to draw")
         }
-        return SubtitleImages.answer(images, changed: changed, area: &area)
-            ?? WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "the subtitles are too large to draw")
+        last = Array(answer.numbers[1...])
+        return answer
     }
 
     /// The `count` bytes of `m`'s sealed memfd.
