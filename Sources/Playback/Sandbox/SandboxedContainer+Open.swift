@@ -49,9 +49,11 @@ extension SandboxedContainer {
         // A web playlist (HLS, DASH): the worker gets its address, to find its parts by, and
         // opens each through `sources`. Bytes with no address of their own cannot name any.
         if namesPlaylist(url) || holdsPlaylist(io) {
+            guard SourceOptions.isNetwork(url) else { return .here(io) }
             let address = Array(url.utf8)
-            guard SourceOptions.isNetwork(url),
-                  let fd = address.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-url") }) else { return .here(io) }
+            guard let fd = address.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-url") }) else {
+                throw AVError(code: cff_averror(ENOMEM), message: "cannot open \(name): out of memory")
+            }
             request = WorkerMessage(kind: .containerOpen, numbers: [1, size, Int64(address.count)], text: name, fd: fd)
         }
         defer { if request.fd >= 0 { close(request.fd) } }
