@@ -67,9 +67,8 @@ final class SubtitleServing {
                         }, changed: &changed) { bitmaps.append($0) }
         // Most frames show the lines the last one did: the viewer draws its copy again. (The
         // masks stay valid until the renderer's next frame, so they are read only now.)
-        if !changed, let last { return WorkerMessage(kind: .subtitleImages, numbers: [0] + last) }
-        let images = bitmaps.map { ($0, SubtitleImages.packed($0)) }
-        guard let answer = SubtitleImages.answer(images, changed: true, area: &area) else {
+        if !changed, let last { return SubtitleImages.unchanged(last) }
+        guard let answer = SubtitleImages.answer(bitmaps, area: &area) else {
             last = nil
             return WorkerMessage(kind: .failure, numbers: [Int64(ENOMEM)], text: "the subtitles are too large to draw")
         }

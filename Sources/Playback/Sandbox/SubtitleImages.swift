@@ -55,14 +55,14 @@ package enum SubtitleImages {
         }
     }
 
-    /// Writes `images` into `area` (a larger one when it does not fit) and makes the
-    /// answer: numbers 1 when they changed, their count, the bytes used; the fd when the
-    /// area is new. Nil without memory or over the bounds.
-    package static func answer(_ images: [(bitmap: SubtitleBitmap, mask: [UInt8])], changed: Bool,
-                               area: inout Area?) -> WorkerMessage? {
-        let count = min(images.count, mostImages)
+    /// Writes `bitmaps` (masks still valid: the renderer has not drawn since) into `area`, a
+    /// larger one when they do not fit, each mask's rows packed `width` bytes apart, and
+    /// makes the answer: 1 (changed), their count, the bytes used; the fd when the area is
+    /// new. Nil without memory or over the bounds.
+    package static func answer(_ bitmaps: [SubtitleBitmap], area: inout Area?) -> WorkerMessage? {
+        let count = min(bitmaps.count, mostImages)
         let table = count * entry * 4
-        let used = table + images.prefix(count).reduce(0) { $0 + $1.mask.count }
+        let used = table + bitmaps.prefix(count).reduce(0) { $0 + $1.width * $1.height }
         guard used <= largest else { return nil }
         var fresh = false
         if (area?.size ?? 0) < max(used, 1) {
@@ -73,26 +73,22 @@ package enum SubtitleImages {
         }
         guard let area else { return nil }
         var offset = table
-        for (i, image) in images.prefix(count).enumerated() {
-            let b = image.bitmap
+        for (i, b) in bitmaps.prefix(count).enumerated() {
             let color = UInt32(b.red) << 24 | UInt32(b.green) << 16 | UInt32(b.blue) << 8 | UInt32(b.alpha)
             let numbers = [Int32(b.width), Int32(b.height), Int32(b.x), Int32(b.y), Int32(bitPattern: color), Int32(offset)]
             for (j, n) in numbers.enumerated() { area.base.storeBytes(of: n, toByteOffset: (i * entry + j) * 4, as: Int32.self) }
-            image.mask.withUnsafeBytes { _ = memcpy(area.base + offset, $0.baseAddress!, $0.count) }
-            offset += image.mask.count
+            for row in 0..<b.height { memcpy(area.base + offset + row * b.width, b.mask + row * b.stride, b.width) }
+            offset += b.width * b.height
         }
         // fcntl, not dup: the worker's filter allows only the one.
         let fd = fresh ? fcntl(area.fd, F_DUPFD_CLOEXEC, 0) : -1
-        return WorkerMessage(kind: .subtitleImages, numbers: [changed ? 1 : 0, Int64(count), Int64(used)], fd: fd)
+        return WorkerMessage(kind: .subtitleImages, numbers: [1, Int64(count), Int64(used)], fd: fd)
     }
 
-    /// `bitmap`'s mask rows packed `width` bytes apart.
-    package static func packed(_ b: SubtitleBitmap) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: b.width * b.height)
-        out.withUnsafeMutableBytes { o in
-            for row in 0..<b.height { memcpy(o.baseAddress! + row * b.width, b.mask + row * b.stride, b.width) }
-        }
-        return out
+    /// The answer for a frame whose images are the ones last written: their count and
+    /// bytes (`last`, from that answer), marked unchanged.
+    package static func unchanged(_ last: [Int64]) -> WorkerMessage {
+        WorkerMessage(kind: .subtitleImages, numbers: [0] + last)
     }
 
     // MARK: The viewer's side
