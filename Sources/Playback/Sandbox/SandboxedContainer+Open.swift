@@ -30,12 +30,8 @@ extension SandboxedContainer {
         if let memory {
             io = memory
         } else {
-            // A playlist is never taken from the caches: a live one changes from load to load.
-            var route = try open(url, name: name, options: namesPlaylist(url) ? ChannelSources.uncached(options.source) : options.source,
-                                 interrupt: interrupt)
-            if route.io == nil, route.url.hasPrefix("file:"), cachedPlaylist(String(route.url.dropFirst(5))) {
-                route = try open(url, name: name, options: ChannelSources.uncached(options.source), interrupt: interrupt)
-            }
+            // A playlist never comes from the caches (`PlaylistText`): it is fetched each time.
+            let route = try open(url, name: name, options: options.source, interrupt: interrupt)
             guard let opened = route.io else {
                 // A whole copy in the disk cache: read as the local file it is.
                 guard route.url.hasPrefix("file:") else { return .here(nil) }
@@ -73,17 +69,6 @@ extension SandboxedContainer {
         } catch {
             throw AVError(code: error.code, message: "cannot open \(name): \(error.message)")
         }
-    }
-
-    /// Whether the disk cache's copy at `path` holds a playlist (cached before it was known
-    /// for one, by an address without its extension).
-    private static func cachedPlaylist(_ path: String) -> Bool {
-        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard let io = ReaderIO.descriptor(fd, size: Int64(SealedBytes.size(fd) ?? 0)) else { return false }
-        defer { io.close() }
-        return holdsPlaylist(io)
     }
 
     /// Opens the local file at `path` in a worker (`name`: what the user calls it, when it
@@ -138,12 +123,11 @@ extension SandboxedContainer {
 
     /// Whether the first bytes `io` reads are a playlist's (left at its start again).
     static func holdsPlaylist(_ io: CustomIO) -> Bool {
-        var head = [UInt8](repeating: 0, count: 64)
-        let n = head.withUnsafeMutableBufferPointer { io.read(into: $0.baseAddress!, size: 64) }
+        var head = [UInt8](repeating: 0, count: PlaylistText.head)
+        let n = head.withUnsafeMutableBufferPointer { io.read(into: $0.baseAddress!, size: PlaylistText.head) }
         _ = io.seek(to: 0, whence: SEEK_SET)
         guard n > 0 else { return false }
-        let text = String(decoding: head.prefix(Int(n)), as: UTF8.self)
-        return text.hasPrefix("#EXTM3U") || text.contains("<MPD")
+        return head.withUnsafeBytes { PlaylistText.begins(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(n)))) }
     }
 
     /// The description in the answer `m`; nil when it is malformed.

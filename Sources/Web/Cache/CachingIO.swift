@@ -221,6 +221,7 @@ package final class CachingIO: CustomIO, @unchecked Sendable {
         guard !finished, sizeProven, size > 0, ranges.covers(0, size), let f = file else { return }
         finished = true
         file = nil
+        guard !f.holdsPlaylist else { f.discard(); return }
         if let memory = sinks.memory, size <= Int64(memory.budgetBytes), let bytes = f.contents(size: size) {
             memory.insert(Data(bytes), for: url)
         }

@@ -50,6 +50,9 @@ final class TransferFile {
         return pread(fd, buffer, count, off_t(offset))
     }
 
+    /// Whether the kept bytes begin a web playlist, which no cache keeps (`PlaylistText`).
+    var holdsPlaylist: Bool { fd >= 0 && PlaylistText.begins(fd: fd) }
+
     /// The first `size` bytes, for the memory cache.
     func contents(size: Int64) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: Int(size))

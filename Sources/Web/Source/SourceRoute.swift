@@ -32,7 +32,9 @@ package enum SourceRoute {
             return Opened(url: url, io: io)
         }
         let checked = options.cache?.check(url)
-        if let path = checked?.path {
+        // A playlist kept by an older version is passed over: its parts would be looked
+        // for beside the copy.
+        if let path = checked?.path, !PlaylistText.begins(path: path) {
             // "file:" keeps a colon in the path from reading as a protocol.
             return Opened(url: "file:" + path, io: nil)
         }
