@@ -27,7 +27,9 @@ public final class Scaler {
     private var packedScaler: PackedScaler?
 
     deinit {
-        sws_freeContext(sws)
+        // A scaler that never used swscale (stills and video have scalers of their own)
+        // must not load it just to free nothing on the way out.
+        if let sws { sws_freeContext(sws) }
         rotateBuffer?.deallocate()
         for t in targets { var p: UnsafeMutablePointer<AVFrame>? = t.frame; av_frame_free(&p) }
         for h in halves { var p: UnsafeMutablePointer<AVFrame>? = h; av_frame_free(&p) }
@@ -89,13 +91,25 @@ public final class Scaler {
         default: break
         }
         let w = Double(frame.width), h = Double(frame.height)
+        let left = Int(max(0, (fx0 * w).rounded(.down))), right = Int(max(0, w - (fx1 * w).rounded(.up)))
+        let top = Int(max(0, (fy0 * h).rounded(.down))), bottom = Int(max(0, h - (fy1 * h).rounded(.up)))
+        // A worker's still is cut where it lies, without libavutil (which would copy a plane
+        // it holds no reference to).
+        if frame.frame.isPlain {
+            guard let part = frame.frame.packedPart(left: left, top: top, width: Int(w) - left - right,
+                                                    height: Int(h) - top - bottom) else { return }
+            let cropped = VideoFrame(frame: part, pts: frame.pts, duration: frame.duration,
+                                     serial: frame.serial, rotation: frame.rotation)
+            render(cropped, into: target, rect: visible, quality: quality, rotation: turn - frame.rotation)
+            return
+        }
         guard let clone = av_frame_clone(frame.frame.raw) else { return }
         var c: UnsafeMutablePointer<AVFrame>? = clone
         defer { av_frame_free(&c) }
-        clone.pointee.crop_left = Int(max(0, (fx0 * w).rounded(.down)))
-        clone.pointee.crop_right = Int(max(0, w - (fx1 * w).rounded(.up)))
-        clone.pointee.crop_top = Int(max(0, (fy0 * h).rounded(.down)))
-        clone.pointee.crop_bottom = Int(max(0, h - (fy1 * h).rounded(.up)))
+        clone.pointee.crop_left = left
+        clone.pointee.crop_right = right
+        clone.pointee.crop_top = top
+        clone.pointee.crop_bottom = bottom
         guard av_frame_apply_cropping(clone, Int32(AV_FRAME_CROP_UNALIGNED)) >= 0 else { return }
         let cropped = VideoFrame(frame: Frame(adopting: clone), pts: frame.pts, duration: frame.duration,
                                  serial: frame.serial, rotation: frame.rotation)
@@ -203,7 +217,10 @@ public final class Scaler {
     /// 1080p) is cheaper than a pass of ours.
     private func bilinear(for f: UnsafeMutablePointer<AVFrame>, width: Int, height: Int) -> BilinearYUV? {
         let sw = Int(f.pointee.width), sh = Int(f.pointee.height)
-        guard sw != width || sh != height else { return nil }
+        // The format first: reading the colour tags asks libavutil, which a viewer showing
+        // only its workers' pictures has no other reason to load.
+        let format = f.pointee.format
+        guard sw != width || sh != height, format == AV_PIX_FMT_YUV420P.rawValue || format == AV_PIX_FMT_YUVJ420P.rawValue else { return nil }
         let colour = SourceColour(of: f)
         guard BilinearYUV.handles(format: f.pointee.format, width: sw, height: sh, colour: colour),
               width >= 1, height >= 1 else { return nil }

@@ -52,19 +52,15 @@ final class WorkerPicture: PictureSource {
                            rotation: info.rotation, bytes: Array(UnsafeRawBufferPointer(start: f.pointee.data.0, count: stride * h)))
     }
 
-    /// An AVFrame whose one buffer is the memfd mapped; unmapped when the frame is freed.
+    /// A frame whose one plane is the memfd mapped; unmapped when the frame is freed.
     private static func frame(fd: Int32, width: Int, height: Int, stride: Int, format: AVPixelFormat) -> Frame? {
         let count = stride * height
         guard let p = SealedBytes.map(fd, count: count) else { return nil }
-        guard let buffer = av_buffer_create(p.assumingMemoryBound(to: UInt8.self), count,
-                                            { opaque, data in munmap(data, Int(bitPattern: opaque)) },
-                                            UnsafeMutableRawPointer(bitPattern: count), 0) else {
+        guard let frame = Frame(plane: UnsafeMutableRawBufferPointer(start: p, count: count)) else {
             munmap(p, count)
             return nil
         }
-        let frame = Frame()
         let f = frame.raw
-        f.pointee.buf.0 = buffer
         f.pointee.data.0 = p.assumingMemoryBound(to: UInt8.self)
         f.pointee.linesize.0 = Int32(stride)
         f.pointee.width = Int32(width)

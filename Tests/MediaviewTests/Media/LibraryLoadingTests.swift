@@ -7,9 +7,10 @@ extension MediaviewProgram {
     /// showing photos or animations that its workers decoded never maps them, and one
     /// playing a video maps FFmpeg when it starts.
     @Suite(.serialized) struct LibraryLoading {
-        /// Libraries that parse or convert media; none belongs in a viewer showing a worker's
-        /// photo, which its own still scaler draws.
-        static let parsers = ["libavcodec", "libavformat", "libswresample", "libswscale", "libjpeg", "libwebp", "libavif",
+        /// Libraries that parse or convert media, and FFmpeg's utility library under them;
+        /// none belongs in a viewer showing a worker's photo, which arrives over the worker's
+        /// memory and is drawn by the viewer's own still scaler.
+        static let parsers = ["libavutil", "libavcodec", "libavformat", "libswresample", "libswscale", "libjpeg", "libwebp", "libavif",
                               "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d", "libtiff"]
 
         /// The shared objects `pid` maps, by file name. Read with cat: Foundation trusts the
