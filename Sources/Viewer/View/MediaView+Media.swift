@@ -79,6 +79,8 @@ extension MediaView {
                   !FileManager.default.fileExists(atPath: url) {
             return .failure(MediaError("\(SourceOptions.redacted(url)): unsupported kind of URL (only files, http and https)"))
         }
+        // mpv's name for standard input: say what it is rather than that no file is called "-".
+        if url == "-" { return .failure(MediaError("-: standard input cannot be played; only files and web addresses can")) }
         var st = stat()
         // The name as typed, with bytes that are not text shown as U+FFFD.
         let typed = FileName.display(url)
@@ -86,6 +88,14 @@ extension MediaView {
             return .failure(MediaError("\(typed): \(String(cString: strerror(errno)))"))
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(MediaError("\(typed): is a directory")) }
+        // Only files are played: a pipe or a device would have to be read here, outside the
+        // sandbox, as it arrives; its size (0) would read as an empty file.
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFIFO: return .failure(MediaError("\(typed): is a pipe; only files and web addresses can be played"))
+        case S_IFCHR, S_IFBLK: return .failure(MediaError("\(typed): is a device; only files and web addresses can be played"))
+        default: return .failure(MediaError("\(typed): is not a file; only files and web addresses can be played"))
+        }
         if st.st_size == 0 { return .failure(MediaError("\(typed): file is empty")) }
         guard FileName.withCString(path, { access($0, R_OK) }) == 0 else { return .failure(MediaError("\(typed): permission denied")) }
         // "file:" stops FFmpeg from reading a colon in the name as a protocol.

@@ -49,6 +49,26 @@ extension MediaviewProgram {
             #expect(reason.count > 5, "no reason given: \(line)")
         }
 
+        /// A pipe (nobody writing to it), a device and standard input are named for what they
+        /// are, not as empty or missing files, and nothing waits on them.
+        @Test(arguments: ["pipe", "device", "stdin"])
+        func pipesAndDevicesSayWhatTheyAre(kind: String) throws {
+            let dir = try Scratch.directory("special")
+            let (path, words): (String, String)
+            switch kind {
+            case "pipe":
+                path = dir + "/feed.mp4"
+                #expect(mkfifo(path, 0o600) == 0)
+                words = "feed.mp4: is a pipe; only files and web addresses can be played"
+            case "device":
+                (path, words) = ("/dev/null", "/dev/null: is a device; only files and web addresses can be played")
+            default:
+                (path, words) = ("-", "-: standard input cannot be played")
+            }
+            let line = try failingItem(path)
+            #expect(line.hasPrefix("mediaview: ") && line.contains(words), "\(line)")
+        }
+
         /// A folder is browsed (FolderTests); one with no media in it says so in one line.
         @Test func emptyDirectorySaysItHoldsNoMedia() throws {
             let dir = try Scratch.directory("dir")
