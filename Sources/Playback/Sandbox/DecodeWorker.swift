@@ -152,6 +152,19 @@ final class DecodeWorker {
         return wait(timeout: timeout)
     }
 
+    /// The worker's next message if one comes within `seconds`; nil when none did, and the
+    /// worker is left running: a caller that must not wait (the thread drawing the video)
+    /// asks again later and keeps its own time limit.
+    func message(within seconds: Double) -> Outcome? {
+        if let ended { return ended }
+        var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var n: Int32
+        repeat { n = Glibc.poll(&p, 1, Int32((max(0, seconds) * 1000).rounded(.up))) } while n < 0 && errno == EINTR
+        guard n > 0 else { return nil }
+        guard let m = WorkerMessage.receive(on: socket) else { return reap() }
+        return .answer(m)
+    }
+
     /// Whether the worker's end of the channel is still open: false once it died. A worker
     /// never speaks unasked, so a waiting one that can be read from has hung up.
     var isAlive: Bool {

@@ -15,10 +15,18 @@ final class WorkerSubtitles {
     /// Events sent so far, by track.
     private var sent: [Int: Int] = [:]
     private var mapping: SubtitleImages.Mapping?
-    /// The last frame's images, drawn again while the worker says nothing changed.
+    /// The last frame's images, drawn again while the worker says nothing changed, or while
+    /// the answer for a newer frame has not come.
     private var images: [SubtitleImages.Placed] = []
-    /// Seconds a frame may take: the first line in a new font opens it.
+    /// When the frame awaiting its answer was asked for (monotonic seconds); nil when none is.
+    private var asked: Double?
+    /// Seconds a frame may take before the worker is taken to hang: the first line in a new
+    /// font opens it.
     static let drawTime = 2.0
+    /// Seconds the drawing thread waits for a frame's images before it draws the last ones
+    /// and looks again at the next frame: libass answers in well under a millisecond, so
+    /// only a new font or a hung worker is ever late, and neither stops the video.
+    static let frameWait = 0.05
 
     init(worker: DecodeWorker, pool: DecodeWorkers) {
         self.worker = worker
@@ -29,11 +37,30 @@ final class WorkerSubtitles {
 
     /// Hands `draw` the images of track `id` due at `seconds` for a video `width` x `height`
     /// pixels large, text `fontScale` times the script's size; `news` gives the track's
-    /// header and its events from an index on. Throws the one line when the worker stopped
-    /// or answered nonsense; it is then gone.
-    func render(track id: Int, at seconds: Double, width: Int, height: Int, fontScale: Double,
+    /// header and its events from an index on. Waits at most `wait` seconds for them; when
+    /// they are late, the last frame's images are drawn and the answer is taken at a later
+    /// call. Throws the one line when the worker stopped, answered nonsense or took over
+    /// `drawTime` for a frame; it is then gone.
+    func render(track id: Int, at seconds: Double, width: Int, height: Int, fontScale: Double, wait: Double = frameWait,
                 news: (Int) -> (header: String, cues: [SubtitleCue]), _ draw: (SubtitleBitmap) -> Void) throws(AVError) {
         guard width > 0, height > 0, seconds.isFinite, id > 0 else { return }
+        // Only the frame that asks waits; while its answer is late, later frames only look.
+        let asking = asked == nil
+        if asking {
+            try ask(track: id, at: seconds, width: width, height: height, fontScale: fontScale, news: news)
+        }
+        try collect(within: asking ? wait : 0)
+        guard let mapping else { return }
+        for p in images {
+            draw(SubtitleBitmap(mask: mapping.base + p.offset, width: p.width, height: p.height, stride: p.width, x: p.x, y: p.y,
+                                red: UInt8(p.color >> 24), green: UInt8((p.color >> 16) & 0xFF),
+                                blue: UInt8((p.color >> 8) & 0xFF), alpha: UInt8(p.color & 0xFF)))
+        }
+    }
+
+    /// Sends the track's header and new events, then asks for the frame at `seconds`.
+    private func ask(track id: Int, at seconds: Double, width: Int, height: Int, fontScale: Double,
+                     news: (Int) -> (header: String, cues: [SubtitleCue])) throws(AVError) {
         let new = news(sent[id] ?? 0)
         if sent[id] == nil {
             try post(.subtitleTrack, track: id, Array(new.header.utf8))
@@ -45,9 +72,22 @@ final class WorkerSubtitles {
             sent[id, default: 0] += new.cues.count
         }
         let ms = Int64(max(-1e12, min(seconds * 1000, 1e12)).rounded())
-        let request = WorkerMessage(kind: .subtitleDraw, numbers: [Int64(id), ms, Int64(width), Int64(height),
-                                                                   Int64(bitPattern: fontScale.bitPattern)])
-        let m = try pool.answer(worker.exchange(request, timeout: Self.drawTime), worker: worker, name: "subtitles")
+        try post(WorkerMessage(kind: .subtitleDraw, numbers: [Int64(id), ms, Int64(width), Int64(height),
+                                                               Int64(bitPattern: fontScale.bitPattern)]))
+        asked = MonotonicClock.seconds()
+    }
+
+    /// Takes the answer to the frame asked for, if it comes within `seconds`, into `images`.
+    private func collect(within seconds: Double) throws(AVError) {
+        guard let since = asked else { return }
+        guard let outcome = worker.message(within: seconds) else {
+            guard MonotonicClock.seconds() - since > Self.drawTime else { return }
+            worker.stop()
+            _ = try pool.answer(.stopped("took too long"), worker: worker, name: "subtitles")
+            return
+        }
+        asked = nil
+        let m = try pool.answer(outcome, worker: worker, name: "subtitles")
         defer { if m.fd >= 0 { close(m.fd) } }
         guard m.kind == .subtitleImages, m.numbers.count >= 3 else { throw stop(m.text.isEmpty ? "the subtitle renderer failed" : m.text) }
         if m.fd >= 0 {
@@ -60,11 +100,12 @@ final class WorkerSubtitles {
             }
             images = parsed
         }
-        guard let mapping else { return }
-        for p in images {
-            draw(SubtitleBitmap(mask: mapping.base + p.offset, width: p.width, height: p.height, stride: p.width, x: p.x, y: p.y,
-                                red: UInt8(p.color >> 24), green: UInt8((p.color >> 16) & 0xFF),
-                                blue: UInt8((p.color >> 8) & 0xFF), alpha: UInt8(p.color & 0xFF)))
+    }
+
+    /// Sends a message the worker answers later, or never; throws how it ended if it had.
+    private func post(_ message: WorkerMessage) throws(AVError) {
+        if let ended = worker.post(message) {
+            _ = try pool.answer(ended, worker: worker, name: "subtitles")
         }
     }
 
@@ -76,9 +117,7 @@ final class WorkerSubtitles {
             fd = sealed
         }
         defer { if fd >= 0 { close(fd) } }
-        if let ended = worker.post(WorkerMessage(kind: kind, numbers: [Int64(id), Int64(bytes.count)], fd: fd)) {
-            _ = try pool.answer(ended, worker: worker, name: "subtitles")
-        }
+        try post(WorkerMessage(kind: kind, numbers: [Int64(id), Int64(bytes.count)], fd: fd))
     }
 
     /// Stops the worker after an answer it should not have given; the line to say.

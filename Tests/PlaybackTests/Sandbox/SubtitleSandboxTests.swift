@@ -110,10 +110,48 @@ import Testing
         let worker = try #require(try pool.confinedWorker(.subtitles, name: "subtitles", options: Self.strict))
         let boxed = WorkerSubtitles(worker: worker, pool: pool)
         let a = Self.frames { t, draw in here.render(track: 1, at: t, width: 640, height: 360, news: news, draw) }
-        let b = try Self.frames { t, draw in try boxed.render(track: 1, at: t, width: 640, height: 360, fontScale: 1, news: news, draw) }
+        // Waiting for each frame's images, as a frame in the program waits up to 50 ms: here
+        // the first line in a second font may take longer, and the test compares every frame.
+        let b = try Self.frames { t, draw in
+            try boxed.render(track: 1, at: t, width: 640, height: 360, fontScale: 1, wait: WorkerSubtitles.drawTime, news: news, draw)
+        }
         #expect(a == b, "the worker drew other images")
         #expect(a[0].count > 2 && a[1].count > 2 && a[4].isEmpty, "\(a.map(\.count))")
         #expect(a[2] == a[3], "a frame that did not change is drawn again the same")
+    }
+
+    /// A renderer that never answers holds the thread that draws the video only for the
+    /// frame that asked, 50 ms, never its whole 2 s: the frames after it draw without
+    /// subtitles at once, and once the 2 s are over the worker is stopped in one line.
+    @Test("A hung subtitle renderer does not hold up the frames drawn while it is given its 2 s")
+    func aHungRendererDoesNotHoldTheVideo() throws {
+        defer { pool.stopAll() }
+        let header = Self.styled.replacingOccurrences(of: "ScriptType: v4.00+", with: "ScriptType: v4.00+\nTitle: mediaview-test: hang")
+        let script = try SubtitleFile.decode(Array(header.utf8), name: "hang.ass")
+        let news = { (i: Int) in (header: script.header, cues: Array(script.cues[min(i, script.cues.count)...])) }
+        let worker = try #require(try pool.confinedWorker(.subtitles, name: "subtitles", options: Self.strict))
+        let boxed = WorkerSubtitles(worker: worker, pool: pool)
+        let started = MonotonicClock.seconds()
+        var longest = 0.0, frames = 0, drawn = 0
+        var failure: AVError?
+        // 25 frames a second, until the renderer is given up on (or 6 s, which would be a failure).
+        while MonotonicClock.seconds() - started < 6 {
+            let t0 = MonotonicClock.seconds()
+            do throws(AVError) {
+                try boxed.render(track: 1, at: 1.5, width: 640, height: 360, fontScale: 1, news: news) { _ in drawn += 1 }
+            } catch {
+                failure = error
+                break
+            }
+            longest = max(longest, MonotonicClock.seconds() - t0)
+            frames += 1
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        let after = MonotonicClock.seconds() - started
+        #expect(failure?.message == "subtitles: the decoder stopped: took too long", "\(String(describing: failure))")
+        #expect(after >= WorkerSubtitles.drawTime && after < WorkerSubtitles.drawTime + 1, "given up after \(after) s")
+        #expect(frames >= 30 && drawn == 0, "\(frames) frames drawn meanwhile, \(drawn) images")
+        #expect(longest < 0.5, "a frame was held \(longest) s")
     }
 
     /// Two styled lines: one in bold yellow with a border, one in another font, both gone at 3 s.
