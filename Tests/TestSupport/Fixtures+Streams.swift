@@ -29,4 +29,21 @@ extension Fixtures {
         }
         return try TestEnvironment.http + "/\(name)/index.m3u8"
     }
+
+    /// A 6 s MPEG-DASH stream (x264 and AAC in fragmented MP4, 2 s segments, a static MPD)
+    /// from FFmpeg's DASH muxer with its defaults, served by the test HTTP server; its URL.
+    public static func servedDASH() throws -> String {
+        let dir = try TestEnvironment.httpRoot + "/dash-stream"
+        if !FileManager.default.fileExists(atPath: dir + "/manifest.mpd") {
+            let making = dir + ".making-\(getpid())-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: making, withIntermediateDirectories: true)
+            let r = try Run.process("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
+                                                        "-f", "lavfi", "-i", "sine=frequency=440", "-t", "6", "-c:v", "libx264",
+                                                        "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "dash", "-seg_duration", "2",
+                                                        making + "/manifest.mpd"], timeout: 60)
+            guard r.status == 0 else { throw FixtureError("ffmpeg failed for the DASH stream: \(r.stderr)") }
+            if rename(making, dir) != 0 { try? FileManager.default.removeItem(atPath: making) }
+        }
+        return try TestEnvironment.http + "/dash-stream/manifest.mpd"
+    }
 }

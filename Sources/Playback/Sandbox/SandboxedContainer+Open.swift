@@ -44,8 +44,10 @@ extension SandboxedContainer {
         var request = WorkerMessage(kind: .containerOpen, numbers: [1, size], text: name)
         // A web playlist (HLS, DASH): the worker gets its address, to find its parts by, and
         // opens each through `sources`. Bytes with no address of their own cannot name any.
-        if namesPlaylist(url) || holdsPlaylist(io) {
+        let kind = playlistKind(io)
+        if namesPlaylist(url) || kind != nil {
             guard SourceOptions.isNetwork(url) else { return .here(io) }
+            if kind == .dash { return try dashHere(io, name: name, options: options) }
             let address = Array(url.utf8)
             guard let fd = address.withUnsafeBytes({ SealedBytes.make([$0], name: "mediaview-url") }) else {
                 throw AVError(code: cff_averror(ENOMEM), message: "cannot open \(name): out of memory")
@@ -121,13 +123,27 @@ extension SandboxedContainer {
         return ["m3u8", "m3u", "mpd"].contains(ext)
     }
 
-    /// Whether the first bytes `io` reads are a playlist's (left at its start again).
-    static func holdsPlaylist(_ io: CustomIO) -> Bool {
+    /// Which playlist the first bytes `io` reads begin, if any (left at its start again).
+    static func playlistKind(_ io: CustomIO) -> PlaylistText.Kind? {
         var head = [UInt8](repeating: 0, count: PlaylistText.head)
         let n = head.withUnsafeMutableBufferPointer { io.read(into: $0.baseAddress!, size: PlaylistText.head) }
         _ = io.seek(to: 0, whence: SEEK_SET)
-        guard n > 0 else { return false }
-        return head.withUnsafeBytes { PlaylistText.begins(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(n)))) }
+        guard n > 0 else { return nil }
+        return head.withUnsafeBytes { PlaylistText.kind(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(n)))) }
+    }
+
+    /// A DASH stream, which this FFmpeg's DASH reader cannot read in a worker: it fetches each
+    /// part with its own HTTP (`avio_open2`), past the demuxer's `io_open` that hands a
+    /// playlist's parts to the viewer, and a worker has no socket. Strict refuses it; auto
+    /// reads it here after one line, as it does any media no worker can take.
+    private static func dashHere(_ io: CustomIO, name: String, options: PlayerOptions) throws(AVError) -> Opening {
+        let why = "FFmpeg's DASH reader fetches its parts itself"
+        guard options.sandbox != .strict else {
+            io.close()
+            throw AVError(message: "cannot open \(name): a DASH stream cannot be read in the sandbox (\(why)); --sandbox=off plays it")
+        }
+        options.onWarning("mediaview: \(name): a DASH stream is read outside the sandbox (\(why))")
+        return .here(io)
     }
 
     /// The description in the answer `m`; nil when it is malformed.

@@ -88,6 +88,12 @@ final class SandboxedPreview: PreviewPictures {
             guard let path = localPath(route.url) else { return .inProcess }
             return open(path: path, width: width, maxPixels: options.maxPixels, mode: mode)
         }
+        // A web playlist (HLS, DASH) has no previews: a preview worker is handed bytes, not an
+        // address to fetch the playlist's parts from, and FFmpeg would fetch them itself.
+        if SandboxedContainer.namesPlaylist(url) || SandboxedContainer.playlistKind(io) != nil {
+            io.close()
+            return .failed(nil)
+        }
         let web = ChannelReads.Source(io: io, interrupt: interrupt)
         let name = SourceOptions.displayName(url)
         let worker: DecodeWorker

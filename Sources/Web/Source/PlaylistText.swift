@@ -10,29 +10,40 @@ package enum PlaylistText {
     /// How many leading bytes are enough to tell.
     package static let head = 256
 
+    /// The two kinds of web playlist.
+    package enum Kind: Equatable, Sendable {
+        /// HLS: an M3U8 playlist.
+        case hls
+        /// MPEG-DASH: an MPD document.
+        case dash
+    }
+
     /// Whether `bytes`, a file's first bytes, begin a playlist: `#EXTM3U` (after a byte-order
     /// mark or blank space), or an XML document whose first element is `MPD` (after its
     /// declaration and comments). A web page that only mentions MPD is not one.
-    package static func begins(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func begins(_ bytes: UnsafeRawBufferPointer) -> Bool { kind(bytes) != nil }
+
+    /// Which playlist `bytes`, a file's first bytes, begin; nil for anything else.
+    package static func kind(_ bytes: UnsafeRawBufferPointer) -> Kind? {
         var text = ArraySlice(bytes.prefix(head))
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         text = blankless(text)
-        if text.starts(with: Array("#EXTM3U".utf8)) { return true }
+        if text.starts(with: Array("#EXTM3U".utf8)) { return .hls }
         // Past the XML declaration and comments, to the first element.
         while true {
             if text.starts(with: Array("<?".utf8)) {
-                guard let end = text.firstRange(of: Array("?>".utf8)) else { return false }
+                guard let end = text.firstRange(of: Array("?>".utf8)) else { return nil }
                 text = blankless(text[end.upperBound...])
             } else if text.starts(with: Array("<!--".utf8)) {
-                guard let end = text.firstRange(of: Array("-->".utf8)) else { return false }
+                guard let end = text.firstRange(of: Array("-->".utf8)) else { return nil }
                 text = blankless(text[end.upperBound...])
             } else {
                 break
             }
         }
-        guard text.starts(with: Array("<MPD".utf8)) else { return false }
+        guard text.starts(with: Array("<MPD".utf8)) else { return nil }
         let after = text.dropFirst(4).first
-        return after == nil || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">")].contains(after!)
+        return after == nil || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">")].contains(after!) ? .dash : nil
     }
 
     private static func blankless(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

@@ -112,6 +112,31 @@ extension MediaviewProgram {
             #expect(playlists.isEmpty, "playlists kept in the cache: \(playlists)")
         }
 
+        /// A DASH stream: this FFmpeg's DASH reader fetches its parts with its own HTTP, which a
+        /// worker does not have (it was killed by the sandbox on its first segment). Auto plays
+        /// it to its end here after one line saying so; strict refuses it in one line; off
+        /// plays it without a word.
+        @Test(arguments: [("auto", 0, "a DASH stream is read outside the sandbox"),
+                          ("strict", 1, "a DASH stream cannot be read in the sandbox"), ("off", 0, "")])
+        func dashFromTheWebSaysWhereItIsRead(sandbox: String, status: Int32, said: String) throws {
+            let url = try Fixtures.servedDASH()
+            let log = try Scratch.directory("dash") + "/events.jsonl"
+            let r = try mediaview(["--autoexit", "--no-audio", "--no-cache", "--sandbox", sandbox, "--events", log, url], timeout: 30)
+            #expect(r.status == status, "stderr: \(r.stderr)")
+            let errs = lines(r.stderr)
+            if said.isEmpty {
+                #expect(errs.isEmpty, "\(errs)")
+            } else {
+                #expect(errs.count == 1 && errs[0].hasPrefix("mediaview: ") && errs[0].contains(said) && errs[0].contains(url), "\(errs)")
+            }
+            let names = Events.names(try Events.read(log))
+            if status == 0 {
+                #expect(names.contains("first_frame") && names.contains("finished"), "\(names)")
+            } else {
+                #expect(names.contains("failed") && !names.contains("first_frame"), "\(names)")
+            }
+        }
+
         /// Played once over http, then the file is removed from the server: the second run
         /// plays it from the cache; with `--no-cache` it fails, so the cache was the source.
         @Test func videoReplaysOfflineFromTheCache() throws {

@@ -67,5 +67,29 @@ extension MediaviewProgram {
                 #expect(Events.names(events).contains("track_hover"), "\(clip): the track was never hovered")
             }
         }
+
+        /// A preview worker is handed a stream's bytes, not an address to fetch a playlist's
+        /// parts from: on HLS and DASH, FFmpeg tried its own HTTP there and the worker was
+        /// killed by the sandbox, said in a line each time. A web playlist has no previews,
+        /// without a word, and plays on while its track is hovered.
+        @Test("Hovering the track of an HLS or DASH stream says nothing and the stream plays on", arguments: ["hls", "dash"])
+        func webPlaylistsHoveredSayNothing(kind: String) throws {
+            let url = kind == "hls" ? try Fixtures.servedHLS() : try Fixtures.servedDASH()
+            let log = try Scratch.directory("playlist-preview") + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "640x360+0+0", "--no-audio", "--no-cache", "--frames", "60",
+                                    "--events", log, url])
+            let probe = try ScreenProbe()
+            _ = try #require(ProgramWindow.wait(probe, of: run), "no window")
+            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed; stderr: \(run.stderr)")
+            for x in stride(from: 120, through: 520, by: 100) {
+                try xdotool(["mousemove", "\(x)", "332", "sleep", "0.2"])
+            }
+            let ended = run.finish(timeout: 30)
+            #expect(ended?.status == 0, "\(String(describing: ended?.stderr))")
+            // DASH says once that it is read here (WebTests); nothing about previews.
+            let said = ended.map { lines($0.stderr) } ?? ["no end"]
+            #expect(said.filter { !$0.contains("a DASH stream is read outside the sandbox") } == [], "\(said)")
+            #expect(Events.names(try Events.read(log)).contains("track_hover"), "the track was never hovered")
+        }
     }
 }

@@ -19,6 +19,14 @@ import Testing
         #expect(Self.begins("<?xml version=\"1.0\"?><!-- made by a packager --><MPD>"))
     }
 
+    /// HLS and DASH are told apart: a DASH stream cannot be read by a worker.
+    @Test func theKindIsTold() {
+        func kind(_ text: String) -> PlaylistText.Kind? { Array(text.utf8).withUnsafeBytes { PlaylistText.kind($0) } }
+        #expect(kind("#EXTM3U\n") == .hls)
+        #expect(kind("<?xml version=\"1.0\"?>\n<MPD>") == .dash)
+        #expect(kind("<html>") == nil)
+    }
+
     @Test func otherBytesAreNot() {
         #expect(!Self.begins(""))
         #expect(!Self.begins("#EXTINF:10,\nsegment.ts\n"))
