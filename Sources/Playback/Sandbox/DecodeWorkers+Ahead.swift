@@ -11,15 +11,15 @@ import MediaCore
 extension DecodeWorkers {
     /// Starts, on a thread of its own, the worker that the still at `path` (a file, or a web
     /// address whose path ends in a picture's extension) will need, and keeps it waiting.
-    /// A video gets the worker that decodes its pictures; nothing starts for sound or a path
-    /// that cannot be read.
-    public func startAhead(for path: String) {
+    /// A video gets the worker that decodes its pictures, and with `sound` one for its sound;
+    /// nothing starts for a song or a path that cannot be read.
+    public func startAhead(for path: String, sound: Bool = true) {
         guard let kind = DecodeWorkers.kindAhead(for: path) else { return }
         // A video's container is read by a worker of its own before anything decodes.
         if kind == .media { startAhead(kind: .containers) }
         startAhead(kind: kind)
         // A video's sound takes a worker of its own, asked for right after the picture's.
-        if kind == .media { startAhead(kind: kind, second: true) }
+        if kind == .media && sound { startAhead(kind: kind, second: true) }
     }
 
     /// Starts a worker of `kind` on a thread of its own and keeps it waiting, unless one

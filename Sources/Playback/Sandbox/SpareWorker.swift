@@ -1,4 +1,5 @@
 import MediaCore
+import Synchronization
 
 /// The worker started ahead for the next item once the one just taken is past its start.
 ///
@@ -10,6 +11,8 @@ struct SpareWorker {
     let kind: WorkerKind
     private let due: Double
     private var started = false
+    /// Whether successors are wanted at all (`DecodeWorkers.startsWorkersForNextItem`).
+    static let wanted = Atomic<Bool>(true)
 
     /// A successor of `kind` due `delay` seconds from now.
     init(kind: WorkerKind, delay: Double = 0.3) {
@@ -20,8 +23,19 @@ struct SpareWorker {
     /// Starts the successor in `pool` if it is due and not started yet; cheap otherwise, as
     /// it runs with every packet.
     mutating func startIfDue(in pool: DecodeWorkers) {
-        guard !started, MonotonicClock.seconds() >= due else { return }
+        guard !started, MonotonicClock.seconds() >= due, SpareWorker.wanted.load(ordering: .relaxed) else { return }
         started = true
         pool.startAhead(kind: kind)
+    }
+}
+
+extension DecodeWorkers {
+    /// Whether workers are started ahead for a next item once the current one is under way
+    /// (true unless set otherwise). A queue with no other item turns it off: the container's
+    /// and the decoder's successors would hold memory nothing uses. Turned on again, a
+    /// successor starts with the current item's next packet.
+    public static var startsWorkersForNextItem: Bool {
+        get { SpareWorker.wanted.load(ordering: .relaxed) }
+        set { SpareWorker.wanted.store(newValue, ordering: .relaxed) }
     }
 }

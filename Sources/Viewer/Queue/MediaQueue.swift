@@ -13,11 +13,11 @@ public final class MediaQueue {
     public static let shared = MediaQueue()
 
     /// Waiting views, the presented one first.
-    public internal(set) var views: [MediaView] = [] { didSet { membership = nil } }
+    public internal(set) var views: [MediaView] = [] { didSet { membership = nil; othersChanged() } }
     /// The view on screen.
-    public internal(set) var current: MediaView?
+    public internal(set) var current: MediaView? { didSet { othersChanged() } }
     /// Views dismissed before, newest last, for `presentPrevious`.
-    var history: [MediaView] = [] { didSet { membership = nil } }
+    var history: [MediaView] = [] { didSet { membership = nil; othersChanged() } }
     /// Which views are in `views` or `history`, while neither changed since it was made:
     /// a folder of a million files arrives in thousands of batches, and rebuilding this
     /// for each batch made queueing quadratic (minutes for 200,000 files).

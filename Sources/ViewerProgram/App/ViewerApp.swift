@@ -147,7 +147,7 @@ public enum ViewerApp {
         guard inputs.items.indices.contains(inputs.startIndex) else { return }
         let first = inputs.items[inputs.startIndex]
         FFmpegAhead.load(for: first, sandboxed: options.cache.sandbox != .off)
-        if options.cache.sandbox != .off { DecodeWorkers.shared.startAhead(for: first) }
+        if options.cache.sandbox != .off { DecodeWorkers.shared.startAhead(for: first, sound: options.scripts.audioEnabled) }
     }
 
     static func say(_ line: String) {
