@@ -4,7 +4,7 @@
 # mpv's and feh's beside it. A count, not a time: one run says it.
 lib_count() {  # PID -> "total format" of the distinct shared objects it maps
     awk '$6 ~ /\.so/ { print $6 }' "/proc/$1/maps" 2>/dev/null | sort -u | awk '
-        { n++ } /lib(avcodec|avformat|swscale|jpeg|turbojpeg|webp|avif|heif|de265|jxl|rsvg|tiff|png16|lcms2|exif|dav1d|aom|x26[45]|vpx)/ { f++ }
+        { n++ } /lib(avcodec|avformat|avutil|swscale|swresample|jpeg|turbojpeg|webp|avif|heif|de265|jxl|rsvg|tiff|png16|lcms2|exif|dav1d|aom|x26[45]|vpx)/ { f++ }
         END { printf "%d %d\n", n, f }'
 }
 lib_counts() {  # CASE SUBJECT PID
