@@ -165,6 +165,13 @@ final class DecodeWorker {
         return .answer(m)
     }
 
+    /// Whether a message (or the end of the channel) waits to be read, without reading it.
+    var hasMessage: Bool {
+        guard ended == nil else { return true }
+        var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&p, 1, 0) != 0
+    }
+
     /// Whether the worker's end of the channel is still open: false once it died. A worker
     /// never speaks unasked, so a waiting one that can be read from has hung up.
     var isAlive: Bool {

@@ -58,6 +58,16 @@ final class WorkerSubtitles {
         }
     }
 
+    /// Whether a frame was drawn without the images it asked for, which have not been taken.
+    var owesImages: Bool { asked != nil }
+
+    /// Whether the images owed can be taken now: they came, or the frame has had its
+    /// `drawTime` (and taking them ends the worker with its line).
+    var owedImagesReady: Bool {
+        guard let since = asked else { return false }
+        return worker.hasMessage || MonotonicClock.seconds() - since > Self.drawTime
+    }
+
     /// Sends the track's header and new events, then asks for the frame at `seconds`.
     private func ask(track id: Int, at seconds: Double, width: Int, height: Int, fontScale: Double,
                      news: (Int) -> (header: String, cues: [SubtitleCue])) throws(AVError) {

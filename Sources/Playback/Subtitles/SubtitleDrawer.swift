@@ -52,6 +52,21 @@ public final class SubtitleDrawer {
         return false
     }
 
+    /// Whether a frame was drawn without its subtitles because the worker had not drawn them
+    /// yet (it waits at most 50 ms for them); the caller looks at `owedImagesReady` until
+    /// it is false again.
+    public var owesImages: Bool {
+        if case .worker(let w) = drawing { return w.owesImages }
+        return false
+    }
+
+    /// Whether the images owed can be had now: the frame is then to be drawn again, which
+    /// takes them (or ends a worker that took too long, with its line).
+    public var owedImagesReady: Bool {
+        if case .worker(let w) = drawing { return w.owedImagesReady }
+        return false
+    }
+
     /// Hands `draw` the images of `player`'s chosen subtitle track due at `seconds`, for a
     /// video shown `width` x `height` pixels large, text `fontScale` times the script's size.
     /// Nothing when no track is chosen.

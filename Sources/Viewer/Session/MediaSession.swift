@@ -224,6 +224,12 @@ final class MediaSession {
         }
         if tickDetail() { t.redraw = true }
         if detail.tiles?.takeArrivals() == true { t.redraw = true }
+        // Subtitle images later than their frame: drawn again with them once they came.
+        switch subtitles.owedImagesReady {
+        case true?: t.redraw = true
+        case false?: t.soonest(0.01)
+        case nil: break
+        }
         // A preview that arrived while the pointer rests on the track is drawn at once.
         if preview?.previewer.takeNews() == true { t.redraw = true }
         return t

@@ -24,6 +24,15 @@ struct SubtitleLayer {
         return min(largest, Double(readableHeight) / Double(height))
     }
 
+    /// Whether the last frame was drawn without subtitle images still owed by the worker:
+    /// nil when none are owed, else whether they can be had now (then the frame is drawn
+    /// again; until then, looked at again soon). A paused video would otherwise keep the
+    /// frame without its lines.
+    var owedImagesReady: Bool? {
+        guard let renderer, renderer.owesImages else { return nil }
+        return renderer.owedImagesReady
+    }
+
     /// Draws `player`'s subtitles due at `seconds` over the video shown in `rect`, scaled
     /// with it (the thumbnail's are small, fullscreen's large, but never too small to read).
     /// Lines in the lower half that would reach below `floor` are lifted above it, so the
