@@ -51,7 +51,8 @@ final class Frame: @unchecked Sendable {
     /// frame is not plain, not one plane of four bytes a pixel, or the part is not inside it.
     func packedPart(left: Int, top: Int, width: Int, height: Int) -> Frame? {
         let f = raw.pointee
-        guard isPlain, let base = f.data.0, f.linesize.0 > 0, left >= 0, top >= 0, width >= 1, height >= 1,
+        let packed = [AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA, AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB0].map(\.rawValue).contains(f.format)
+        guard isPlain, packed, let base = f.data.0, f.linesize.0 > 0, left >= 0, top >= 0, width >= 1, height >= 1,
               left + width <= Int(f.width), top + height <= Int(f.height), let part = cff_plain_view(raw) else { return nil }
         part.pointee.data.0 = base + top * Int(f.linesize.0) + left * 4
         part.pointee.width = Int32(width)
