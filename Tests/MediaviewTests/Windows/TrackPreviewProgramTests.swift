@@ -47,25 +47,31 @@ extension MediaviewProgram {
         @Test("Hovering files with one keyframe an hour, or no index, leaves playback going: frames keep coming, the program ends on time")
         func hostileFilesKeepPlaying() throws {
             for clip in [try Fixtures.oneKeyframeHour(), try Fixtures.oneKeyframeHourStream()] {
-                let log = try Scratch.directory("hostile-preview") + "/events.jsonl"
                 // 5 frames a second: 25 frames is 5 s of playing while the track is hovered.
-                let run = try Launched(["--windowed", "--geometry", "640x360+0+0", "--no-audio", "--frames", "25",
-                                        "--events", log, clip])
-                let probe = try ScreenProbe()
-                _ = try #require(ProgramWindow.wait(probe, of: run), "no window for \(clip)")
-                try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed \(clip); stderr: \(run.stderr)")
-                // Along the track (its band is the bottom 48 px of the window), as a pointer
-                // sweeps it, pausing a little at each place.
-                for x in stride(from: 120, through: 520, by: 50) {
-                    try xdotool(["mousemove", "\(x)", "332", "sleep", "0.15"])
-                }
-                let ended = run.finish(timeout: 30)
+                let (ended, events) = try sweepTrack(of: clip, frames: 25, step: 50, pause: 0.15)
                 #expect(ended?.status == 0, "\(clip): \(String(describing: ended?.stderr))")
-                let events = try Events.read(log)
                 let frames = events.first { $0["event"] as? String == "stats" }?["frames"] as? Int ?? 0
                 #expect(frames >= 25, "\(clip): \(frames) frames shown")
                 #expect(Events.names(events).contains("track_hover"), "\(clip): the track was never hovered")
             }
+        }
+
+        /// Plays `media` silently in a 640x360 window for `frames` frames while a pointer sweeps
+        /// along the track (its band is the bottom 48 px), `step` pixels at a time, resting
+        /// `pause` seconds at each place; how the program ended, and its event log.
+        private func sweepTrack(of media: String, frames: Int, step: Int, pause: Double,
+                                extra: [String] = []) throws -> (Launched.Ended?, [[String: Any]]) {
+            let log = try Scratch.directory("swept-track") + "/events.jsonl"
+            let run = try Launched(["--windowed", "--geometry", "640x360+0+0", "--no-audio", "--frames", String(frames),
+                                    "--events", log] + extra + [media])
+            let probe = try ScreenProbe()
+            _ = try #require(ProgramWindow.wait(probe, of: run), "no window for \(media)")
+            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed \(media); stderr: \(run.stderr)")
+            for x in stride(from: 120, through: 520, by: step) {
+                try xdotool(["mousemove", "\(x)", "332", "sleep", String(pause)])
+            }
+            let ended = run.finish(timeout: 30)
+            return (ended, try Events.read(log))
         }
 
         /// A preview worker is handed a stream's bytes, not an address to fetch a playlist's
@@ -75,21 +81,12 @@ extension MediaviewProgram {
         @Test("Hovering the track of an HLS or DASH stream says nothing and the stream plays on", arguments: ["hls", "dash"])
         func webPlaylistsHoveredSayNothing(kind: String) throws {
             let url = kind == "hls" ? try Fixtures.servedHLS() : try Fixtures.servedDASH()
-            let log = try Scratch.directory("playlist-preview") + "/events.jsonl"
-            let run = try Launched(["--windowed", "--geometry", "640x360+0+0", "--no-audio", "--no-cache", "--frames", "60",
-                                    "--events", log, url])
-            let probe = try ScreenProbe()
-            _ = try #require(ProgramWindow.wait(probe, of: run), "no window")
-            try #require(Events.waitFor(log, "first_frame", index: 0) != nil, "never showed; stderr: \(run.stderr)")
-            for x in stride(from: 120, through: 520, by: 100) {
-                try xdotool(["mousemove", "\(x)", "332", "sleep", "0.2"])
-            }
-            let ended = run.finish(timeout: 30)
+            let (ended, events) = try sweepTrack(of: url, frames: 60, step: 100, pause: 0.2, extra: ["--no-cache"])
             #expect(ended?.status == 0, "\(String(describing: ended?.stderr))")
             // DASH says once that it is read here (WebTests); nothing about previews.
             let said = ended.map { lines($0.stderr) } ?? ["no end"]
             #expect(said.filter { !$0.contains("a DASH stream is read outside the sandbox") } == [], "\(said)")
-            #expect(Events.names(try Events.read(log)).contains("track_hover"), "the track was never hovered")
+            #expect(Events.names(events).contains("track_hover"), "the track was never hovered")
         }
     }
 }
