@@ -222,17 +222,23 @@ final class MediaSession {
         case .finished:
             handleEnd(p, now: now, tick: &t)
         }
+        takeArrivals(into: &t)
+        return t
+    }
+
+    /// What came for the picture on screen since the last look, from its helpers: a sharper
+    /// detail, tiles, a track preview, subtitle images later than their frame.
+    private func takeArrivals(into t: inout Tick) {
         if tickDetail() { t.redraw = true }
         if detail.tiles?.takeArrivals() == true { t.redraw = true }
+        // A preview that arrived while the pointer rests on the track is drawn at once.
+        if preview?.previewer.takeNews() == true { t.redraw = true }
         // Subtitle images later than their frame: drawn again with them once they came.
         switch subtitles.owedImagesReady {
         case true?: t.redraw = true
         case false?: t.soonest(0.01)
         case nil: break
         }
-        // A preview that arrived while the pointer rests on the track is drawn at once.
-        if preview?.previewer.takeNews() == true { t.redraw = true }
-        return t
     }
 
     /// The media opened: the loading indicator gives way to whatever the media shows.
