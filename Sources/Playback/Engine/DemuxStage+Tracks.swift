@@ -56,6 +56,8 @@ extension DemuxStage {
         // The worker that draws them gets ready while the first frames decode, not on the
         // thread that shows the first line.
         if !selection.subtitles.isEmpty && options.sandbox != .off { DecodeWorkers.shared.startAhead(kind: .subtitles) }
+        // A film without sound had a worker started for it with the program.
+        if kind == .video && (audio == nil || !options.audio) && options.sandbox != .off { DecodeWorkers.shared.soundWorkerUnneeded() }
         state.withLock {
             $0.tracks = selection
             $0.cues = cues

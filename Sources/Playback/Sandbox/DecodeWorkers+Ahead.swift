@@ -22,6 +22,14 @@ extension DecodeWorkers {
         if kind == .media && sound { startAhead(kind: kind, second: true) }
     }
 
+    /// Lets go of the worker started ahead for a film's sound when the film plays none and
+    /// nothing follows it in the queue: kept waiting, it would hold its memory for nothing.
+    /// Only an idle worker goes; the film's picture takes another, or the one still starting.
+    func soundWorkerUnneeded() {
+        guard !DecodeWorkers.startsWorkersForNextItem, let worker = takeIdle(.media) else { return }
+        retire(worker)
+    }
+
     /// Starts a worker of `kind` on a thread of its own and keeps it waiting, unless one
     /// waits or is starting already; with `second`, unless two do.
     func startAhead(kind: WorkerKind, second: Bool = false) {

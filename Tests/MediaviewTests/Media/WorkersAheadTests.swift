@@ -45,5 +45,22 @@ extension MediaviewProgram {
             _ = queued.run.finish(timeout: 5)
             #expect(two["containers"] == 2, "no container's worker started for the next item: \(two)")
         }
+
+        /// A film without sound, alone, with sound on: the worker started for its sound as the
+        /// program started is let go once the film is found to have none.
+        @Test("A silent film on its own lets go of the worker started for its sound")
+        func aSilentFilmLetsGoOfTheSoundWorker() throws {
+            let clip = try Fixtures.solidVideo("green", seconds: 6)
+            let viewer = try RunningViewer([clip], until: "first_frame", sound: true)
+            defer { kill(viewer.run.pid, SIGTERM); _ = viewer.run.finish(timeout: 5) }
+            var now: [String: Int] = [:]
+            let end = Date().addingTimeInterval(5)
+            while Date() < end {
+                now = try workers(of: viewer.run.pid)
+                if now == ["containers": 1, "media": 1] { break }
+                usleep(20_000)
+            }
+            #expect(now == ["containers": 1, "media": 1], "\(now)")
+        }
     }
 }
