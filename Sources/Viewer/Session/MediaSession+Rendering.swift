@@ -33,6 +33,12 @@ struct ViewTransform: Equatable {
         panY += Double(dy)
     }
 
+    /// Keeps the pan within what the picture reaches past the area on each side.
+    mutating func holdPan(overhangX: Double, overhangY: Double) {
+        panX = max(-overhangX, min(overhangX, panX))
+        panY = max(-overhangY, min(overhangY, panY))
+    }
+
     mutating func rotate(by degrees: Int) {
         rotation = ((rotation + degrees) % 360 + 360) % 360
     }
@@ -134,7 +140,10 @@ extension MediaSession {
             scaler.render(picture, into: target,
                           rect: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height),
                           quality: quality(for: picture, shownAs: r), rotation: transform.rotation)
-            stillTiles(over: picture, shownAs: r)?.draw(into: target, picture: r, shownWidth: picture.width, scaler: scaler)
+            if let waited = stillTiles(over: picture, shownAs: r)?.draw(into: target, picture: r, shownWidth: picture.width,
+                                                                          scaler: scaler, now: state.now) {
+                noteDrawEvent(.showedDetail(waited: waited))
+            }
             drawSubtitles(over: f, in: r.intersection(canvas.bounds), on: canvas,
                           floor: min(overlayLayout(in: canvas.bounds, controls: state.showControls).subtitleFloor,
                                      state.stageControlsTop ?? Int.max))

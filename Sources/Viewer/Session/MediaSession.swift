@@ -15,6 +15,9 @@ enum SessionEvent {
     case hoveredTrack(at: Double)
     /// The preview of a hovered time reached the screen, `waited` seconds after the pointer came.
     case showedTrackPreview(at: Double, waited: Double)
+    /// The zoomed part of a picture too large to hold whole became sharp on screen, `waited`
+    /// seconds after the view last moved.
+    case showedDetail(waited: Double)
 }
 
 /// The run-time of one presentation of a view: its player, the picture on screen, how far
@@ -126,7 +129,14 @@ final class MediaSession {
     /// Fit, or 1:1 when already fitted.
     func toggleFitNative() { transform.toggleFitNative() }
     /// Moves a zoomed picture by window pixels.
-    func pan(dx: Int, dy: Int) { transform.pan(dx: dx, dy: dy) }
+    /// Pans, held to what the picture overhangs a `width` x `height` view (when known), so a
+    /// pan past an edge need not be undone step by step before the picture moves back.
+    func pan(dx: Int, dy: Int, within area: (width: Int, height: Int)?) {
+        transform.pan(dx: dx, dy: dy)
+        guard let area, let r = contentRect(width: area.width, height: area.height) else { return }
+        transform.holdPan(overhangX: Double(max(0, r.width - area.width)) / 2,
+                          overhangY: Double(max(0, r.height - area.height)) / 2)
+    }
     /// Turns the media by a multiple of 90 degrees.
     func rotate(by degrees: Int) { transform.rotate(by: degrees) }
 

@@ -28,16 +28,28 @@ final class StillTiles {
     private let sandbox: SandboxMode
     /// Where a PNG's or TIFF's pyramid is written (nil: the system's temporary directory).
     private let scratch: String?
-    /// The file, opened once off the main thread; nil until then (or when it failed).
-    private var source: (any RegionSource)?
-    private var failed = false
+    /// Where the file is in being opened, once, off the main thread.
+    private enum Phase {
+        case closed, opening
+        case open(any RegionSource)
+        /// The file or a decode failed: the blown-up picture stays, quietly.
+        case failed
+    }
+    private var phase = Phase.closed
     private var tiles: [Key: VideoFrame] = [:]
     /// When each tile was last drawn, in draws: the oldest go first.
     private var lastDrawn: [Key: Int] = [:]
     private var draws = 0
     /// A decode is under way.
     private var busy = false
-    private var loading = false
+    /// What a user zooming or panning waits for: since when the screen has shown the
+    /// blown-up picture where tiles are missing, counted from the view's last move.
+    private struct Wait {
+        var blurredSince: Double?
+        /// Where the picture lay at the last draw: a move restarts the wait.
+        var picture: Rect?
+    }
+    private var wait = Wait()
     /// Pixels of tiles held at most.
     let budget: Int
     private let inbox = TileInbox()
@@ -65,14 +77,14 @@ final class StillTiles {
         let arrived = inbox.take()
         for a in arrived {
             switch a {
-            case .opened(let s): source = s; loading = false
-            case .failed: failed = true; loading = false
+            case .opened(let s): phase = .open(s)
+            case .failed: phase = .failed
             case .decoded(let frames):
                 busy = false
                 for (key, frame) in frames { tiles[key] = frame; lastDrawn[key] = draws }
             case .decodeFailed:
                 busy = false
-                failed = true
+                phase = .failed
             }
         }
         evict()
@@ -81,16 +93,25 @@ final class StillTiles {
 
     /// Draws the tiles there are over `picture` (where the whole photo lies on screen, in
     /// `target`), and asks for the missing ones; nothing when the reduced picture of
-    /// `shownWidth` pixels across is already as sharp as this zoom can show.
-    func draw(into target: ImageTarget, picture: Rect, shownWidth: Int, scaler: Scaler) {
-        guard !failed else { return }
-        guard let source else { open(); return }
+    /// `shownWidth` pixels across is already as sharp as this zoom can show. Returns how
+    /// long the screen waited for its detail, `now` being the first draw with none missing
+    /// after some were.
+    @discardableResult
+    func draw(into target: ImageTarget, picture: Rect, shownWidth: Int, scaler: Scaler, now: Double) -> Double? {
+        let source: any RegionSource
+        switch phase {
+        case .failed: wait.blurredSince = nil; return nil
+        case .closed: open(); return nil
+        case .opening: return nil
+        case .open(let s): source = s
+        }
         draws += 1
         let level = Self.level(for: picture.width, of: source)
         let (lw, lh) = source.size(level: level)
-        guard lw > shownWidth else { return }
         let visible = picture.intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
-        guard !visible.isEmpty else { return }
+        guard lw > shownWidth, !visible.isEmpty else { wait.blurredSince = nil; return nil }
+        let moved = wait.picture != picture
+        wait.picture = picture
         let s = Double(picture.width) / Double(lw)
         func cell(_ screen: Int, _ origin: Int, _ limit: Int) -> Int {
             min(limit - 1, max(0, Int(Double(screen - origin) / s) / Self.side))
@@ -120,10 +141,13 @@ final class StillTiles {
             }
         }
         if let missing {
+            if wait.blurredSince == nil || moved { wait.blurredSince = now }
             request(source, level: level, rows: missing.rows, columns: missing.columns)
-        } else {
-            prefetch(source, level: level, rows: r0...r1, columns: c0...c1)
+            return nil
         }
+        prefetch(source, level: level, rows: r0...r1, columns: c0...c1)
+        defer { wait.blurredSince = nil }
+        return wait.blurredSince.map { now - $0 }
     }
 
     /// The most halvings whose picture is still at least as wide as it is shown.
@@ -132,8 +156,7 @@ final class StillTiles {
     }
 
     private func open() {
-        guard !loading else { return }
-        loading = true
+        phase = .opening
         let (path, inbox, wake, sandbox, scratch) = (path, inbox, wake, sandbox, scratch)
         queue.async {
             do { inbox.put(.opened(try SandboxedRegions.open(path: path, mode: sandbox, scratch: scratch))) } catch {

@@ -1,7 +1,7 @@
 import Windowing
 
 /// What the left button is doing on a stage: a press that may become a click, a scrub of
-/// the track, or a drag that minimizes or throws the view away.
+/// the track, a drag that pans a zoomed picture, or one that minimizes or throws the view away.
 struct Gestures {
     /// X's mask for "left button held" in a motion event's state.
     static let leftButtonHeld: UInt32 = 1 << 8
@@ -23,6 +23,9 @@ struct Gestures {
         case move(start: Rect)
         /// A drag that began on the thumbnail's border: it resizes from there.
         case resize(start: Rect, edges: ThumbnailSnap.Edges)
+        /// A drag over a picture zoomed past the window moves the picture with the pointer,
+        /// as in every image viewer; `undrawn`: it moved since the last frame.
+        case pan(lastX: Int, lastY: Int, undrawn: Bool)
     }
 
     /// X's mask for Alt (Mod1), the X11 convention for moving a window by dragging it.

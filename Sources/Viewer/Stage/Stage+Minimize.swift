@@ -44,6 +44,12 @@ extension Stage {
             resizeThumbnail(from: start, pulling: edges, dx: dx, dy: dy)
             return
         }
+        if case .pan(let lastX, let lastY, _) = gestures.drag {
+            v.pan(dx: rootX - lastX, dy: rootY - lastY)
+            gestures.drag = .pan(lastX: rootX, lastY: rootY, undrawn: true)
+            needsRedraw = true
+            return
+        }
         let l = layout(for: v)
         var offset = 0.0
         switch gestures.drag {
@@ -69,7 +75,7 @@ extension Stage {
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
             v.duckVolume(1 - offset)
             fade.overlay = 1 - offset
-        case .move, .resize, nil:
+        case .move, .resize, .pan, nil:
             break
         }
         if !gestures.notifiedChange {
@@ -98,6 +104,9 @@ extension Stage {
             guard v.swipeMode == .minimize, !isPinned else { return nil }
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: true, progress: 1)
+        }
+        if let p = gestures.press, v.overhangs(width: window.width, height: window.height) {
+            return .pan(lastX: p.rootX, lastY: p.rootY, undrawn: false)
         }
         guard dy > abs(dx) else { return nil }
         switch v.swipeMode {
@@ -141,6 +150,8 @@ extension Stage {
             settleThumbnail(v, now: now)
         case .resize:
             keepThumbnail(windowFrame)
+        case .pan:
+            break
         case .dismissDown(let dy):
             let away = l.dismissesDown(dragDY: dy, velocity: gestures.downwardVelocity)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }

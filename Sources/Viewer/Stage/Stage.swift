@@ -284,6 +284,10 @@ final class Stage {
             buf.blacken(outside: nil)
         }
         surface.present()
+        if case .pan(let x, let y, true) = gestures.drag, let v = view {
+            gestures.drag = .pan(lastX: x, lastY: y, undrawn: false)
+            v.notify { $0.mediaViewDidPan(v) }
+        }
         draws.lastAt = now
         draws.lastSize = (window.width, window.height)
         draws.count += 1

@@ -85,7 +85,9 @@ extension MediaView {
     public func toggleFitNative() { session?.toggleFitNative() }
 
     /// Moves a zoomed picture by window pixels.
-    public func pan(dx: Int, dy: Int) { session?.pan(dx: dx, dy: dy) }
+    public func pan(dx: Int, dy: Int) {
+        session?.pan(dx: dx, dy: dy, within: stage.map { ($0.window.width, $0.window.height) })
+    }
 
     /// Turns the media by a multiple of 90 degrees (clockwise when positive), telling the
     /// delegate before and after.
@@ -133,6 +135,8 @@ extension MediaView {
             notify { $0.mediaView(self, didHoverTrackAt: t) }
         case .showedTrackPreview(let t, let waited):
             notify { $0.mediaView(self, didShowTrackPreviewAt: t, waited: waited) }
+        case .showedDetail(let waited):
+            notify { $0.mediaView(self, didShowDetailAfter: waited) }
         }
     }
 

@@ -43,6 +43,15 @@ extension MediaView {
         for e in s.takeDrawEvents() { report(e) }
     }
 
+    /// Whether the user zoomed the picture past a `width` x `height` window: a drag then pans
+    /// it rather than minimizing the view. A picture that only fills the view (aspect fill)
+    /// keeps the swipe.
+    func overhangs(width: Int, height: Int) -> Bool {
+        guard let s = session, s.transform.zoom > 1 || s.transform.nativeScale,
+              let r = s.contentRect(width: width, height: height) else { return false }
+        return r.width > width || r.height > height
+    }
+
     /// The band that holds the track in `bounds`; nil while the view is not prepared.
     func trackBand(in bounds: Rect) -> Rect? { session?.trackRect(in: bounds) }
 

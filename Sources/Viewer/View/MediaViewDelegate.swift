@@ -77,6 +77,13 @@ public protocol MediaViewDelegate: AnyObject {
     /// The preview picture of a hovered time reached the screen, `waited` seconds after the
     /// pointer came there.
     func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double)
+    /// A picture too large to hold whole, zoomed in, shows sharp detail everywhere on
+    /// screen, `waited` seconds after the view last moved (until then it showed the fitted
+    /// picture blown up).
+    func mediaView(_ mediaView: MediaView, didShowDetailAfter waited: Double)
+    /// A zoomed picture dragged by the pointer was drawn at its new place: the pace of
+    /// panning, one call per frame.
+    func mediaViewDidPan(_ mediaView: MediaView)
     /// The user clicked the title.
     func handleTitleSelection(in mediaView: MediaView)
     /// The user clicked the details.
@@ -124,6 +131,8 @@ public extension MediaViewDelegate {
     func mediaView(_ mediaView: MediaView, didSaveScreenshot path: String) {}
     func mediaView(_ mediaView: MediaView, didHoverTrackAt position: Double) {}
     func mediaView(_ mediaView: MediaView, didShowTrackPreviewAt position: Double, waited: Double) {}
+    func mediaView(_ mediaView: MediaView, didShowDetailAfter waited: Double) {}
+    func mediaViewDidPan(_ mediaView: MediaView) {}
     func handleTitleSelection(in mediaView: MediaView) {}
     func handleDetailsSelection(in mediaView: MediaView) {}
     func mediaView(_ mediaView: MediaView, didMoveToTrash item: Trash.Item) {}

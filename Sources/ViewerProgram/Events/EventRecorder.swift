@@ -62,6 +62,13 @@ final class EventRecorder: MediaViewDelegate {
         emit("track_preview", mediaView, [("position", .double(position)), ("waited", .double(waited))])
     }
 
+    /// Zoomed detail sharp on screen, and each frame of a drag that pans: the gigapixel rows
+    /// of `make bench`.
+    func mediaView(_ mediaView: MediaView, didShowDetailAfter waited: Double) {
+        emit("detail_sharp", mediaView, [("waited", .double(waited))])
+    }
+    func mediaViewDidPan(_ mediaView: MediaView) { emit("panned", mediaView) }
+
     func mediaView(_ mediaView: MediaView, didChangeOffset offsetPercentage: Double) {
         emit("offset", mediaView, [("progress", .double(offsetPercentage))])
     }

@@ -88,6 +88,52 @@ extension MediaviewProgram {
             #expect(Self.peakMiB(run.pid) < 400, "panning took \(Self.peakMiB(run.pid)) MiB at peak")
         }
 
+        /// Zoomed in, a drag moves the picture with the pointer, as in eog and Loupe, instead of
+        /// minimizing the view, each frame of it in the log, and shows the file's own pixels
+        /// where it stops. Fitted again, the same drag minimizes as before.
+        @Test func aDragPansAZoomedPictureAndOneFittedStillMinimizes() throws {
+            let path = try Fixtures.gigapixelJPEG()
+            let fitted = try Fixtures.ffmpegBGRA(path, lowres: 3, filter: "scale=640:320:flags=area", width: 640, height: 320)
+            // At 1:1 the window's corner is at (9680, 4840); the picture dragged 300 right and
+            // 100 down shows what lay left of and above it.
+            let dragged = try Fixtures.ffmpegBGRA(path, filter: "crop=640:320:9380:4740", width: 640, height: 320)
+            let log = try Scratch.directory("gigapixel-drag") + "/events.jsonl"
+            let probe = try ScreenProbe()
+            let run = try Launched(["--windowed", "--geometry", "640x320+0+0", "--no-audio", "--events", log, path])
+            defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
+            let window = try Self.fittedWindow(run, probe, fitted)
+            _ = try xdotool(["key", "--window", String(window.id), "ctrl+0"])
+            try #require(Events.waitFor(log, "detail_sharp", index: 0, timeout: 20) != nil, "1:1 never sharp; stderr: \(run.stderr)")
+
+            func drag(by d: (Int, Int)) throws {
+                _ = try xdotool(["mousemove", "200", "150", "mousedown", "1"])
+                for i in 1...10 {
+                    _ = try xdotool(["mousemove", "\(200 + d.0 * i / 10)", "\(150 + d.1 * i / 10)"])
+                    usleep(20_000)
+                }
+                _ = try xdotool(["mouseup", "1"])
+            }
+            try drag(by: (300, 100))
+            var seen = (blocks: 0.0, pixels: 0.0)
+            let moved = window.waitFor(probe, timeout: 20) { img in
+                seen = Self.difference(img, dragged, block: 16)
+                return seen.blocks < 12 && seen.pixels < 1.8
+            }
+            #expect(moved != nil, "the dragged view does not show the file's pixels there: \(seen); stderr: \(run.stderr)")
+            let names = Events.names(try Events.read(log))
+            #expect(names.filter { $0 == "panned" }.count >= 3, "the drag was not drawn as it went: \(names)")
+            #expect(!names.contains("will_change_minimization"), "the drag minimized the zoomed view")
+
+            // Fitted again: the same downward drag minimizes the view.
+            _ = try xdotool(["key", "--window", String(window.id), "ctrl+0"])
+            #expect(window.waitFor(probe, timeout: 20) { Self.difference($0, fitted, block: 32).blocks < 8 } != nil,
+                    "ctrl+0 did not fit the picture again")
+            try drag(by: (0, 150))
+            #expect(Events.waitFor(log, "did_end_minimizing", index: 0, timeout: 10) != nil,
+                    "a drag on the fitted picture did not minimize it")
+            #expect(lines(run.stderr).isEmpty, "stderr: \(run.stderr)")
+        }
+
         /// A PNG or TIFF over the budget (a small budget, so the fixture is quick to make; the
         /// path is the one a 200 MP scan takes): shown fitted from one pass over its rows, and
         /// at 1:1, and panned, the file's own pixels from the pyramid that a second pass built.
