@@ -47,7 +47,7 @@ export MEDIAVIEW_BIN=$(realpath -m "${MEDIAVIEW_BIN:-.build/release/mediaview}")
 export BENCH_OUT="$repo/bench-results"
 export BENCH_MEDIA="$BENCH_OUT/media"
 export BENCH_RUNS=${BENCH_RUNS:-5}
-export BENCH_CASES=${BENCH_CASES:-a a2 a2l b c d e f g gl h i j k l m p gallery}
+export BENCH_CASES=${BENCH_CASES:-a a2 a2l b c d e f g gl h i j jz k l m p gallery}
 
 [ -x "$MEDIAVIEW_BIN" ] || { echo "bench: no program at $MEDIAVIEW_BIN (make build)" >&2; exit 2; }
 for tool in ffmpeg mpv feh Xvfb xdpyinfo xdotool pulseaudio python3 /usr/bin/time; do

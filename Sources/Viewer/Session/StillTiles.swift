@@ -101,8 +101,11 @@ final class StillTiles {
         let source: any RegionSource
         switch phase {
         case .failed: wait.blurredSince = nil; return nil
-        case .closed: open(); return nil
-        case .opening: return nil
+        case .closed, .opening:
+            // Until the file is open, a picture shown larger than its reduced decode is blurred.
+            if case .closed = phase { open() }
+            noteBlur(picture, blurred: picture.width > shownWidth, now: now)
+            return nil
         case .open(let s): source = s
         }
         draws += 1
@@ -110,8 +113,6 @@ final class StillTiles {
         let (lw, lh) = source.size(level: level)
         let visible = picture.intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
         guard lw > shownWidth, !visible.isEmpty else { wait.blurredSince = nil; return nil }
-        let moved = wait.picture != picture
-        wait.picture = picture
         let s = Double(picture.width) / Double(lw)
         func cell(_ screen: Int, _ origin: Int, _ limit: Int) -> Int {
             min(limit - 1, max(0, Int(Double(screen - origin) / s) / Self.side))
@@ -141,13 +142,20 @@ final class StillTiles {
             }
         }
         if let missing {
-            if wait.blurredSince == nil || moved { wait.blurredSince = now }
+            noteBlur(picture, blurred: true, now: now)
             request(source, level: level, rows: missing.rows, columns: missing.columns)
             return nil
         }
         prefetch(source, level: level, rows: r0...r1, columns: c0...c1)
-        defer { wait.blurredSince = nil }
+        defer { wait = Wait(picture: picture) }
         return wait.blurredSince.map { now - $0 }
+    }
+
+    /// Starts the wait at a blurred draw, again when the view moved since the last draw.
+    private func noteBlur(_ picture: Rect, blurred: Bool, now: Double) {
+        let moved = wait.picture != picture
+        wait.picture = picture
+        if !blurred { wait.blurredSince = nil } else if wait.blurredSince == nil || moved { wait.blurredSince = now }
     }
 
     /// The most halvings whose picture is still at least as wide as it is shown.
