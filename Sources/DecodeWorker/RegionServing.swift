@@ -4,7 +4,8 @@ import Playback
 
 /// The zoomed picture a worker serves tiles of, kept until the next open or the worker's
 /// end: a JPEG read whole through the descriptor handed over with `regionsOpen`, or a PNG's
-/// or TIFF's pyramid, built from the file into the store handed over with `regionsStore`.
+/// or TIFF's pyramid, built from the file into the store handed over with `regionsStore`
+/// (which a large picture's fitted decode may take instead, to write the same pyramid).
 final class RegionServing {
     private var jpeg: JPEGRegions?
     private var pyramid: PyramidRegions?
@@ -18,6 +19,13 @@ final class RegionServing {
         if store >= 0 { close(store) }
         store = m.fd >= 0 ? fcntl(m.fd, F_DUPFD_CLOEXEC, 0) : -1
         return WorkerMessage(kind: store >= 0 ? .nothing : .failure, text: store >= 0 ? "" : "zoom detail: no store")
+    }
+
+    /// The store handed over last, for the fitted picture's pass to write the tiles into
+    /// (the caller closes it); -1 when none was.
+    func takeStore() -> Int32 {
+        defer { store = -1 }
+        return store
     }
 
     /// Reads the picture behind `m`'s fd (which stays the caller's) and answers its stored

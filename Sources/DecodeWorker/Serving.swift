@@ -41,8 +41,10 @@ enum Serving {
     }
 
     /// A PNG or TIFF too large to read whole, read through the request's fd a few rows at a
-    /// time (`LargeStill`); numbers: target width and height (0: none), pixel budget.
-    static func decodeLarge(_ request: WorkerMessage) -> WorkerMessage {
+    /// time (`LargeStill`); numbers: target width and height (0: none), pixel budget. With a
+    /// `store` (closed here), the same pass writes the zoom's tiles into it.
+    static func decodeLarge(_ request: WorkerMessage, store: Int32) -> WorkerMessage {
+        defer { if store >= 0 { close(store) } }
         let name = request.text.isEmpty ? "picture" : request.text
         let n = request.numbers
         guard request.fd >= 0, n.count >= 3, n[0] >= 0, n[1] >= 0, n[2] > 0 else {
@@ -50,7 +52,7 @@ enum Serving {
         }
         let target = n[0] > 0 && n[1] > 0 ? (Int(n[0]), Int(n[1])) : nil
         do {
-            let still = try LargeStill.decode(fd: request.fd, name: name, target: target, maxPixels: Int(n[2]))
+            let still = try LargeStill.decode(fd: request.fd, name: name, target: target, maxPixels: Int(n[2]), store: store)
             return still.answer() ?? outOfMemory(name)
         } catch {
             let memory = error.code == cff_averror(ENOMEM)

@@ -31,7 +31,7 @@ while let request = WorkerMessage.receive(on: channel) {
     case .decode, .decodeSoFar:
         answer = Serving.decode(request)
     case .decodeLarge:
-        answer = Serving.decodeLarge(request)
+        answer = Serving.decodeLarge(request, store: regions.takeStore())
     case .glance:
         answer = Serving.glance(request)
     case .thumbnail:

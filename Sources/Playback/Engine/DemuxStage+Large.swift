@@ -3,7 +3,8 @@ import MediaCore
 import Web
 
 /// Local PNGs and TIFFs too large to hold whole: shown fitted from one pass over their rows,
-/// in a worker, or here with the sandbox off.
+/// in a worker, or here with the sandbox off; the same pass writes the zoom's tiles to a
+/// store put on `PyramidShelf` for the view to take.
 extension DemuxStage {
     /// The picture when the local file is a PNG or TIFF over the pixel budget (by its
     /// header) or too large to read whole; nil for every other file, which goes on its way.
@@ -22,7 +23,21 @@ extension DemuxStage {
             case .moving: throw AVError(message: "\(name): an animation, played by the player")
             }
         }
-        return LargePicture(try LargeStill.decode(fd: file.fd, name: name, target: options.targetSize,
-                                                  maxPixels: options.source.maxPixels))
+        let store = (try? PyramidStore.create(in: options.scratchDirectory)) ?? -1
+        let result: StillWork.Result
+        do {
+            result = try LargeStill.decode(fd: file.fd, name: name, target: options.targetSize,
+                                           maxPixels: options.source.maxPixels, store: store)
+        } catch {
+            if store >= 0 { Glibc.close(store) }
+            throw error
+        }
+        if result.tilesStored {
+            PyramidShelf.shared.put(file: file.fd, store: store, layout: LargeStill.layout(width: result.stored.width,
+                                                                                            height: result.stored.height))
+        } else if store >= 0 {
+            Glibc.close(store)
+        }
+        return LargePicture(result)
     }
 }

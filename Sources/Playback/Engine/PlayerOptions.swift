@@ -43,4 +43,8 @@ public struct PlayerOptions: Sendable {
     /// Which first look (`Player.firstLook`) a JPEG photo offers before its full decode.
     public var firstLook = FirstLook.Allowed.none
     public init() {}
+
+    /// Where large scratch files go (a zoom's tile pyramid): the cache's own temporary
+    /// directory when there is a cache, else nil (the system's).
+    public var scratchDirectory: String? { source.cache.map { $0.root + "/temp" } }
 }

@@ -36,17 +36,28 @@ package enum LargeStill {
     }
 
     /// Decodes the PNG or TIFF behind `fd` (read with pread; it stays the caller's), reduced
-    /// to cover `target` within `maxPixels`; throws the one line for the user.
+    /// to cover `target` within `maxPixels`; throws the one line for the user. Given a
+    /// `store` (which stays the caller's), the same pass writes the zoom's tile pyramid
+    /// there, so a zoom after the first picture reads tiles instead of the file again;
+    /// the result says whether every tile was written.
     package static func decode(fd: Int32, name: String, target: (width: Int, height: Int)?,
-                               maxPixels: Int) throws(AVError) -> StillWork.Result {
+                               maxPixels: Int, store: Int32 = -1) throws(AVError) -> StillWork.Result {
         let format = try RowReader.Format(fd: fd, name: name)
         let reader = try RowReader(fd: fd, format: format, name: name)
         let keep = level(width: reader.width, height: reader.height, target: target, maxPixels: maxPixels)
-        guard let frame = try PyramidBuilder.run(reader, keep: keep, store: nil, name: name) else {
-            throw AVError(message: "\(name): no picture was kept")
-        }
-        return StillWork.Result(frame: frame, rotation: 0, stored: (reader.width, reader.height),
-                                formatName: format.codec + "_pipe", codec: format.codec)
+        let tiles = store >= 0 && PyramidRegions.fits(width: reader.width, height: reader.height)
+            ? (fd: store, layout: layout(width: reader.width, height: reader.height)) : nil
+        let pass = try PyramidBuilder.run(reader, keep: keep, store: tiles, storeIsOptional: true, name: name)
+        guard let frame = pass.kept else { throw AVError(message: "\(name): no picture was kept") }
+        var result = StillWork.Result(frame: frame, rotation: 0, stored: (reader.width, reader.height),
+                                      formatName: format.codec + "_pipe", codec: format.codec)
+        result.tilesStored = pass.stored
+        return result
+    }
+
+    /// Where the tiles of a `width` x `height` picture lie in its store.
+    package static func layout(width: Int, height: Int) -> PyramidLayout {
+        PyramidLayout(width: width, height: height, side: PyramidRegions.side)
     }
 }
 

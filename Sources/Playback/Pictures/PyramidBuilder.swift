@@ -6,39 +6,66 @@ import MediaCore
 /// One pass over a picture from its top, halving as the rows come: keeps one level whole
 /// (the picture shown fitted) and, given a store, writes the tiles of levels 0...3 there.
 ///
-/// What it holds at once: a band of `side` rows for each stored level, two rows for each
-/// level between, and the kept level; never the whole picture. A 20,000 x 10,000 scan kept
-/// at an eighth holds about 55 MB.
+/// What it holds at once: two bands of `bandRows` rows for each stored level (one filled
+/// while the other is written), two rows for each level between, and the kept level; never
+/// the whole picture. A 20,000 x 10,000 scan kept at an eighth holds about 30 MB.
 final class PyramidBuilder {
     /// Rows read from the file at a time: even, so a pair to halve never straddles two reads.
     static let chunk = 16
+    /// Rows of a level gathered before they are written: a tile's rows lie together in its
+    /// slot, so a band need not be a whole row of tiles. A multiple of `chunk` and a divisor
+    /// of the tiles' side.
+    static let bandRows = 64
 
     private let levels: [PyramidLevel]
     private let store: (fd: Int32, layout: PyramidLayout)?
+    private let writer: TileWriter?
+    /// The store is written on the side of the fitted picture: a disk that fills costs the
+    /// zoom its tiles, never the picture.
+    private let storeIsOptional: Bool
     private let name: String
 
-    private init(levels: [PyramidLevel], store: (fd: Int32, layout: PyramidLayout)?, name: String) {
-        (self.levels, self.store, self.name) = (levels, store, name)
+    private init(levels: [PyramidLevel], store: (fd: Int32, layout: PyramidLayout)?, optional: Bool, name: String) {
+        (self.levels, self.store, storeIsOptional, self.name) = (levels, store, optional, name)
+        writer = store.map { TileWriter(fd: $0.fd, layout: $0.layout) }
+    }
+
+    /// What a pass made: the level kept, and whether every tile reached the store.
+    struct Outcome {
+        var kept: Frame?
+        var stored: Bool
     }
 
     /// Reads all of `reader` and returns level `keep` (`keep` halvings, rounded up), RGBA;
-    /// with `store`, writes the tiles of levels 0...3 as `store.layout` places them.
+    /// with `store`, writes the tiles of levels 0...3 as `store.layout` places them. With
+    /// `storeIsOptional`, a store that cannot be written is given up and the pass goes on.
     @discardableResult
     static func run(_ reader: RowReader, keep: Int?, store: (fd: Int32, layout: PyramidLayout)?,
-                    name: String) throws(AVError) -> Frame? {
+                    storeIsOptional: Bool = false, name: String) throws(AVError) -> Outcome {
         let top = max(keep ?? 0, store == nil ? 0 : PyramidLayout.levels - 1)
         var levels: [PyramidLevel] = []
         var (w, h) = (reader.width, reader.height)
         for l in 0...top {
             let banded = store != nil && l < PyramidLayout.levels
-            guard let level = PyramidLevel(width: w, height: h, band: banded ? store!.layout.side : 0, kept: l == keep) else {
+            guard let level = PyramidLevel(width: w, height: h, band: banded ? Self.bandRows : 0, kept: l == keep) else {
                 throw AVError(code: cff_averror(ENOMEM), message: "\(name): out of memory")
             }
             levels.append(level)
             (w, h) = ((w + 1) / 2, (h + 1) / 2)
         }
-        try PyramidBuilder(levels: levels, store: store, name: name).read(reader)
-        return keep.flatMap { levels[$0].kept }
+        let builder = PyramidBuilder(levels: levels, store: store, optional: storeIsOptional, name: name)
+        do {
+            try builder.read(reader)
+        } catch {
+            // The bands are freed with the levels: the writer must be done with them first.
+            _ = builder.writer?.finish()
+            throw error
+        }
+        if let why = builder.writer?.finish() {
+            guard storeIsOptional else { throw AVError(message: "\(name): the zoom's tiles cannot be written (\(why))") }
+            return Outcome(kept: keep.flatMap { levels[$0].kept }, stored: false)
+        }
+        return Outcome(kept: keep.flatMap { levels[$0].kept }, stored: store != nil)
     }
 
     private func read(_ reader: RowReader) throws(AVError) {
@@ -82,32 +109,18 @@ final class PyramidBuilder {
                 try push(l + 1, out)
             }
         }
-        if level.band != nil, level.bandRows == store!.layout.side || i == level.height - 1 { try flush(l, lastRow: i) }
+        if level.band != nil, level.bandRows == level.bandSide || i == level.height - 1 { try flush(l, lastRow: i) }
     }
 
-    /// Writes the band of level `l` ending at `lastRow` as one row of tiles.
+    /// Hands the band of level `l` to the writer and goes on in the level's other band,
+    /// once the writer is done with it.
     private func flush(_ l: Int, lastRow: Int) throws(AVError) {
-        guard let (fd, layout) = store, let band = levels[l].band else { return }
         let level = levels[l]
-        let tileRow = lastRow / layout.side
-        var pieces = [iovec](repeating: iovec(), count: level.bandRows)
-        for column in 0..<layout.grid(level: l).columns {
-            let size = layout.tileSize(level: l, column: column, row: tileRow)
-            for r in 0..<level.bandRows {
-                pieces[r] = iovec(iov_base: UnsafeMutableRawPointer(band + r * level.stride + column * layout.side * 4),
-                                  iov_len: size.width * 4)
-            }
-            let want = size.width * 4 * level.bandRows
-            // lseek and writev: a worker's system calls allow them on the file it was handed.
-            let at = off_t(layout.offset(level: l, column: column, row: tileRow))
-            let wrote = lseek(fd, at, SEEK_SET) == at
-                ? pieces.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(level.bandRows)) } : -1
-            guard wrote == want else {
-                let why = wrote < 0 ? String(cString: strerror(errno)) : "the disk is full"
-                throw AVError(message: "\(name): the zoom's tiles cannot be written (\(why))")
-            }
-        }
-        level.bandRows = 0
+        guard let writer, let band = level.band, level.bandRows > 0 else { return }
+        writer.submit(TileWriter.Job(level: l, band: band, stride: level.stride, start: lastRow + 1 - level.bandRows,
+                                     rows: level.bandRows))
+        level.swapBands()
+        if let next = level.band { writer.waitUntilFree(next) }
     }
 }
 
@@ -120,9 +133,20 @@ private final class PyramidLevel {
     var pending: UnsafeMutablePointer<UInt8>?
     /// Where the level above writes this level's rows, alternately.
     let spare: [UnsafeMutablePointer<UInt8>]
-    /// `side` rows being gathered into a row of tiles, for a stored level.
-    let band: UnsafeMutablePointer<UInt8>?
+    /// Two bands of `bandSide` rows, for a stored level: one gathering rows while the
+    /// other is written.
+    private let bands: [UnsafeMutablePointer<UInt8>]
+    private var current = 0
+    let bandSide: Int
     var bandRows = 0
+    /// The band gathering rows now.
+    var band: UnsafeMutablePointer<UInt8>? { bands.isEmpty ? nil : bands[current] }
+
+    /// Starts gathering in the other band.
+    func swapBands() {
+        current = (current + 1) % max(1, bands.count)
+        bandRows = 0
+    }
     /// The whole level, for the level kept.
     let kept: Frame?
 
@@ -131,18 +155,18 @@ private final class PyramidLevel {
     init?(width: Int, height: Int, band side: Int, kept keep: Bool) {
         (self.width, self.height, stride) = (width, height, width * 4)
         let rows = [malloc(stride), malloc(stride)].compactMap { $0?.assumingMemoryBound(to: UInt8.self) }
-        let band = side > 0 ? malloc(side * stride)?.assumingMemoryBound(to: UInt8.self) : nil
+        let bands = side > 0 ? [malloc(side * stride), malloc(side * stride)].compactMap { $0?.assumingMemoryBound(to: UInt8.self) } : []
         let kept = keep ? PictureSources.frame(width: width, height: height) : nil
-        guard rows.count == 2, side == 0 || band != nil, !keep || kept != nil else {
+        guard rows.count == 2, side == 0 || bands.count == 2, !keep || kept != nil else {
             rows.forEach { free($0) }
-            free(band)
+            bands.forEach { free($0) }
             return nil
         }
-        (spare, self.band, self.kept) = (rows, band, kept)
+        (spare, self.bands, bandSide, self.kept) = (rows, bands, side, kept)
     }
 
     deinit {
         spare.forEach { free($0) }
-        free(band)
+        bands.forEach { free($0) }
     }
 }

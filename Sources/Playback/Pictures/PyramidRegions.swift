@@ -17,9 +17,18 @@ package final class PyramidRegions: RegionSource, BandSource {
     private let layout: PyramidLayout
     private let name: String
 
-    private init(store: Int32, layout: PyramidLayout, name: String) {
+    /// The tiles in `store`, a pyramid already built as `layout` places it (it becomes this
+    /// source's): the one the fitted picture's pass wrote is read here without a worker,
+    /// since it holds nothing but pixels that pass made.
+    package init(reading store: Int32, layout: PyramidLayout, name: String) {
         (self.store, self.layout, self.name) = (store, layout, name)
         (width, height) = (layout.width, layout.height)
+    }
+
+    /// Whether a picture of this size can have a pyramid: the zoom's requests name places
+    /// in 16 bits.
+    static func fits(width: Int, height: Int) -> Bool {
+        width <= RegionRequest.largestSide && height <= RegionRequest.largestSide
     }
 
     deinit { close(store) }
@@ -34,13 +43,13 @@ package final class PyramidRegions: RegionSource, BandSource {
             let format = try RowReader.Format(fd: file, name: name)
             let reader = try RowReader(fd: file, format: format, name: name)
             // The zoom's requests name places in 16 bits, and a level-0 band is 512 rows of it.
-            guard reader.width <= RegionRequest.largestSide, reader.height <= RegionRequest.largestSide else {
+            guard fits(width: reader.width, height: reader.height) else {
                 throw AVError(message: "\(name): picture is \(reader.width)x\(reader.height), too large to zoom into "
                               + "(at most \(RegionRequest.largestSide) pixels a side)")
             }
             let layout = PyramidLayout(width: reader.width, height: reader.height, side: side)
             try PyramidBuilder.run(reader, keep: nil, store: (store, layout), name: name)
-            return PyramidRegions(store: store, layout: layout, name: name)
+            return PyramidRegions(reading: store, layout: layout, name: name)
         } catch {
             close(store)
             throw error

@@ -17,9 +17,22 @@ extension DecodeWorkers {
             return .inProcess
         }
         let t = options.targetSize ?? (0, 0)
+        // The same pass writes the zoom's tiles: handed over first, the worker keeps the store
+        // for the decode that follows. Without one (no directory takes it) the zoom makes its own.
+        let store = (try? PyramidStore.create(in: options.scratchDirectory)) ?? -1
+        if store >= 0, case .answer(let m) = worker.exchange(WorkerMessage(kind: .regionsStore, fd: store), timeout: timeout),
+           m.fd >= 0 {
+            close(m.fd)
+        }
         let request = WorkerMessage(kind: .decodeLarge, numbers: [Int64(t.width), Int64(t.height), Int64(options.source.maxPixels)],
                                     text: name, fd: fd)
-        return try finish(worker.exchange(request, timeout: max(timeout, Self.largeTimeout), cancelled: cancelled),
-                          worker: worker, name: name)
+        let outcome = try finish(worker.exchange(request, timeout: max(timeout, Self.largeTimeout), cancelled: cancelled),
+                                 worker: worker, name: name)
+        if case .picture(let p) = outcome, p.tilesStored, store >= 0 {
+            PyramidShelf.shared.put(file: fd, store: store, layout: LargeStill.layout(width: p.info.width, height: p.info.height))
+        } else if store >= 0 {
+            close(store)
+        }
+        return outcome
     }
 }

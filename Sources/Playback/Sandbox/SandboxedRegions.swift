@@ -44,6 +44,11 @@ public final class SandboxedRegions: RegionSource, @unchecked Sendable {
         let file = try ThumbnailMaker.open(p)
         defer { close(file.fd) }
         let pyramid = (try? RowReader.Format(fd: file.fd, name: name)) != nil
+        // The pass that showed the picture fitted wrote its tiles: nothing to read again, and
+        // nothing to parse (the store holds only the pixels that pass made).
+        if pyramid, let shelved = PyramidShelf.shared.take(file: file.fd) {
+            return PyramidRegions(reading: shelved.store, layout: shelved.layout, name: name)
+        }
         let store = pyramid ? try PyramidStore.create(in: scratch) : -1
         let worker: DecodeWorker
         switch DecodeWorkers.own(mode) {

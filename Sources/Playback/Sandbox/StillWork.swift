@@ -27,6 +27,9 @@ public enum StillWork {
         /// How many rows from the top are the picture's own, for a file still arriving
         /// (`decodeSoFar`); nil for a whole file.
         public var rowsPresent: Int?
+        /// A PNG or TIFF over the budget whose zoom tiles the same pass wrote to the store
+        /// it was given.
+        public var tilesStored = false
     }
 
     /// Decodes `bytes` (named `name` in messages) for a window of `target`, within `maxPixels`;

@@ -69,7 +69,7 @@ extension MediaSession {
         }
         let t = StillTiles(path: resolved, budget: max(0, budget - shown.width * shown.height) / 4,
                            displayProfile: setup.window?.displayProfile, sandbox: settings.playerOptions.sandbox,
-                           scratch: settings.playerOptions.source.cache.map { $0.root + "/temp" }, wake: wake)
+                           scratch: settings.playerOptions.scratchDirectory, wake: wake)
         detail.tiles = t
         return t
     }

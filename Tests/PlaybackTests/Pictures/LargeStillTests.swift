@@ -96,22 +96,15 @@ import TestSupport
         #expect(fitted.stored == (Self.width, Self.height))
     }
 
-    @Test("The zoom's tiles are the file's pixels, level by level, from a worker and from here",
-          arguments: [Fixtures.largePNGs[0], Fixtures.largeTIFFs[0], Fixtures.largeTIFFs[4]])
-    func tilesAreThePicturesOwn(layout: Fixtures.LargeLayout) throws {
-        let path = try layout.path()
+    /// Every tile of every level of `sources` is `layout`'s picture halved that many times.
+    static func expectTilesAreTheFile(_ sources: [any RegionSource], layout: Fixtures.LargeLayout) throws {
         let full = try Fixtures.ffmpegRGBA(try layout.reference(), width: Self.width, height: Self.height)
-        let boxed = try SandboxedRegions.open(path: path, mode: .automatic)
-        let here = try SandboxedRegions.open(path: path, mode: .off)
-        let pid = try #require((boxed as? SandboxedRegions)?.pid, "the pyramid was not built in a worker")
-        #expect(here is PyramidRegions)
-        #expect(boxed.width == Self.width && boxed.height == Self.height && here.width == Self.width)
         var level = (pixels: full, width: Self.width)
         for l in 0...3 {
-            let (lw, lh) = boxed.size(level: l)
-            #expect(lw == level.width && lh == level.pixels.count / 4 / level.width)
-            let columns = 0...((lw - 1) / 512), rows = 0...((lh - 1) / 512)
-            for source in [boxed, here] {
+            for source in sources {
+                let (lw, lh) = source.size(level: l)
+                #expect(lw == level.width && lh == level.pixels.count / 4 / level.width)
+                let columns = 0...((lw - 1) / 512), rows = 0...((lh - 1) / 512)
                 let grid = try source.tiles(level: l, rows: rows, columns: columns, side: 512, displayProfile: nil)
                 for (r, row) in grid.enumerated() {
                     for (c, tile) in row.enumerated() {
@@ -125,8 +118,58 @@ import TestSupport
             }
             level = Self.halved(level.pixels, width: level.width)
         }
+    }
+
+    @Test("The zoom's tiles are the file's pixels, level by level, from a worker and from here",
+          arguments: [Fixtures.largePNGs[0], Fixtures.largeTIFFs[0], Fixtures.largeTIFFs[4]])
+    func tilesAreThePicturesOwn(layout: Fixtures.LargeLayout) throws {
+        let path = try layout.path()
+        // A pyramid a fitted decode left for this file would be taken instead of a worker's.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if let left = PyramidShelf.shared.take(file: fd) { close(left.store) }
+        close(fd)
+        let boxed = try SandboxedRegions.open(path: path, mode: .automatic)
+        let here = try SandboxedRegions.open(path: path, mode: .off)
+        let pid = try #require((boxed as? SandboxedRegions)?.pid, "the pyramid was not built in a worker")
+        #expect(here is PyramidRegions)
+        #expect(boxed.width == Self.width && boxed.height == Self.height && here.width == Self.width)
+        try Self.expectTilesAreTheFile([boxed, here], layout: layout)
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         #expect(status.contains("Seccomp:\t2\n") && status.contains("NoNewPrivs:\t1\n"), "the pyramid's worker is not confined")
+    }
+
+    @Test("The pass that shows the picture fitted leaves the zoom its tiles, from a worker and from here, and a store that cannot be written costs only the tiles",
+          arguments: [Fixtures.largePNGs[0], Fixtures.largeTIFFs[4]])
+    func theFittedPassLeavesTheTiles(layout: Fixtures.LargeLayout) throws {
+        let path = try layout.path()
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        _ = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
+        var options = PlayerOptions()
+        options.source.maxPixels = 600_000
+        options.targetSize = (640, 360)
+        let pool = DecodeWorkers(timeout: 10, testing: true)
+        guard case .picture = try pool.large(fd: fd, head: head, name: "large", options: options) else {
+            Issue.record("no picture from the worker")
+            return
+        }
+        // No second pass and no worker: the zoom reads what the worker's pass wrote.
+        let shelved = try SandboxedRegions.open(path: path, mode: .automatic)
+        #expect(shelved is PyramidRegions, "the zoom did not take the fitted pass's tiles")
+
+        let store = try PyramidStore.create(in: nil)
+        let here = try LargeStill.decode(fd: fd, name: "large", target: (640, 360), maxPixels: 600_000, store: store)
+        #expect(here.tilesStored)
+        let read = PyramidRegions(reading: store, layout: LargeStill.layout(width: Self.width, height: Self.height), name: "large")
+        try Self.expectTilesAreTheFile([shelved, read], layout: layout)
+
+        // A store the pass cannot write to (as on a full disk): the picture comes all the same.
+        let readOnly = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(readOnly) }
+        let without = try LargeStill.decode(fd: fd, name: "large", target: (640, 360), maxPixels: 600_000, store: readOnly)
+        #expect(!without.tilesStored)
+        #expect(without.pixels == here.pixels, "the picture differs when its tiles could not be stored")
     }
 
     @Test("The worker's fitted picture is the viewer's own, byte for byte, and comes from a confined worker")

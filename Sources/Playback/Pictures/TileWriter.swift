@@ -1,0 +1,105 @@
+import Glibc
+import MediaCore
+
+/// Writes a pyramid's bands of rows into its store on a thread of its own, while the pass
+/// that makes them reads and halves the next rows.
+///
+/// The fitted picture of a large PNG or TIFF waits for the whole pass; writing about five
+/// bytes a pixel into the store on the same thread added half as much again to that wait
+/// (the kernel's copy into the page cache), while the second core had nothing to do.
+final class TileWriter: @unchecked Sendable {
+    // @unchecked: `jobs`, `writing`, `closing` and `failure` are touched under `lock` only.
+    // A band's memory is the writer's from `submit` until it is no longer queued or being
+    // written, and the builder waits for that (`waitUntilFree`) before it fills it again.
+
+    /// Rows `start..<start + rows` of level `level`, in `band`, `stride` bytes a row.
+    struct Job {
+        let level: Int
+        let band: UnsafeMutablePointer<UInt8>
+        let stride: Int
+        let start: Int
+        let rows: Int
+    }
+
+    private let fd: Int32
+    private let layout: PyramidLayout
+    private let lock = Condition()
+    private var jobs: [Job] = []
+    private var writing: UnsafeMutablePointer<UInt8>?
+    private var closing = false
+    private var failure: String?
+    private var thread: JoinableThread?
+
+    /// A writer into `fd`, which stays the caller's, placing tiles as `layout` says.
+    init(fd: Int32, layout: PyramidLayout) {
+        (self.fd, self.layout) = (fd, layout)
+        thread = NamedThread.startJoinable(name: "tile-writer") { [self] in run() }
+    }
+
+    /// Queues `job`; its band is not to be touched until `waitUntilFree` says so.
+    func submit(_ job: Job) {
+        lock.withLock {
+            jobs.append(job)
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until `band` is neither queued nor being written.
+    func waitUntilFree(_ band: UnsafeMutablePointer<UInt8>) {
+        lock.withLock {
+            while writing == band || jobs.contains(where: { $0.band == band }) { lock.wait() }
+        }
+    }
+
+    /// Writes what is queued, ends the thread and says why a write failed (nil: none did).
+    func finish() -> String? {
+        lock.withLock {
+            closing = true
+            lock.broadcast()
+        }
+        thread?.join()
+        thread = nil
+        return lock.withLock { failure }
+    }
+
+    private func run() {
+        while true {
+            lock.lock()
+            while jobs.isEmpty && !closing { lock.wait() }
+            guard !jobs.isEmpty else { lock.unlock(); return }
+            let job = jobs.removeFirst()
+            writing = job.band
+            let failed = failure != nil
+            lock.unlock()
+            // After one failure the store is given up: the rest is not written.
+            let why = failed ? nil : write(job)
+            lock.withLock {
+                if let why, failure == nil { failure = why }
+                writing = nil
+                lock.broadcast()
+            }
+        }
+    }
+
+    /// Writes the job's rows into each tile of their row of tiles; nil when all went.
+    private func write(_ job: Job) -> String? {
+        let tileRow = job.start / layout.side, within = job.start % layout.side
+        var pieces = [iovec](repeating: iovec(), count: job.rows)
+        for column in 0..<layout.grid(level: job.level).columns {
+            let size = layout.tileSize(level: job.level, column: column, row: tileRow)
+            for r in 0..<job.rows {
+                pieces[r] = iovec(iov_base: UnsafeMutableRawPointer(job.band + r * job.stride + column * layout.side * 4),
+                                  iov_len: size.width * 4)
+            }
+            let want = size.width * 4 * job.rows
+            // A tile's rows lie one after another in its slot: these go after the ones before.
+            let at = off_t(layout.offset(level: job.level, column: column, row: tileRow) + within * size.width * 4)
+            // lseek and writev, which a worker's system calls allow on the file it was handed;
+            // only this thread moves the store's offset.
+            let wrote = lseek(fd, at, SEEK_SET) == at
+                ? pieces.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(job.rows)) } : -1
+            guard wrote == want else { return wrote < 0 ? String(cString: strerror(errno)) : "the disk is full" }
+        }
+        return nil
+    }
+}
