@@ -153,9 +153,10 @@ extension InputBindings {
     # F (Shift+f) shows small pictures at 100 % or enlarged to the window, as eog's Best Fit
     # key; --fit sets how they start
     F               cycle fit
-    Alt+LEFT        pan -40 0
-    Alt+RIGHT       pan 40 0
-    Alt+UP          pan 0 -40
-    Alt+DOWN        pan 0 40
+    # Alt+arrows look that way (the picture moves the other way), as in mpv and eog
+    Alt+LEFT        pan 40 0
+    Alt+RIGHT       pan -40 0
+    Alt+UP          pan 0 40
+    Alt+DOWN        pan 0 -40
     """
 }
