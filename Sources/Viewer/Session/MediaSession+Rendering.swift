@@ -13,10 +13,14 @@ struct ViewTransform: Equatable {
     /// Degrees clockwise, a multiple of 90.
     var rotation = 0
 
-    /// Zooms by a step (positive in, negative out), about the centre.
+    /// Zooms by a step (positive in, negative out), about the centre. A step out undoes the
+    /// same step in, so the wheel's notches in and back out return to the same size.
     mutating func zoom(by step: Double) {
         guard step.isFinite else { return }
-        zoom = max(0.1, min(20, zoom * (1 + step * 2)))
+        let factor = step >= 0 ? 1 + step * 2 : 1 / (1 - step * 2)
+        zoom = max(0.1, min(20, zoom * factor))
+        // Back where it started, exactly: the fitted picture is zoom 1.
+        if abs(zoom - 1) < 1e-9 { zoom = 1 }
     }
 
     /// Fit, or 1:1 when already fitted: the image viewer's usual toggle.
@@ -28,9 +32,10 @@ struct ViewTransform: Equatable {
         }
     }
 
-    mutating func pan(dx: Int, dy: Int) {
-        panX += Double(dx)
-        panY += Double(dy)
+    mutating func pan(dx: Double, dy: Double) {
+        guard dx.isFinite, dy.isFinite else { return }
+        panX += dx
+        panY += dy
     }
 
     /// Keeps the pan within what the picture reaches past the area on each side.

@@ -129,9 +129,24 @@ final class MediaSession {
     /// Fit, or 1:1 when already fitted.
     func toggleFitNative() { transform.toggleFitNative() }
     /// Moves a zoomed picture by window pixels.
+    /// Zooms by `step` keeping the point of the picture under `point` in place, as far as
+    /// the pan's limits allow.
+    func zoom(by step: Double, about point: (x: Int, y: Int), in area: (width: Int, height: Int)) {
+        let before = contentRect(width: area.width, height: area.height)
+        transform.zoom(by: step)
+        guard let before, before.width > 0, before.height > 0,
+              let after = contentRect(width: area.width, height: area.height) else { return }
+        let fx = Double(point.x - before.x) / Double(before.width), fy = Double(point.y - before.y) / Double(before.height)
+        let x = Double(point.x) - fx * Double(after.width), y = Double(point.y) - fy * Double(after.height)
+        // Where the picture lies is rounded to whole pixels: the pan takes the exact amount, so
+        // notch after notch does not drift.
+        pan(dx: x - Double(area.width - after.width) / 2 - transform.panX,
+            dy: y - Double(area.height - after.height) / 2 - transform.panY, within: area)
+    }
+
     /// Pans, held to what the picture overhangs a `width` x `height` view (when known), so a
     /// pan past an edge need not be undone step by step before the picture moves back.
-    func pan(dx: Int, dy: Int, within area: (width: Int, height: Int)?) {
+    func pan(dx: Double, dy: Double, within area: (width: Int, height: Int)?) {
         transform.pan(dx: dx, dy: dy)
         guard let area, let r = contentRect(width: area.width, height: area.height) else { return }
         transform.holdPan(overhangX: Double(max(0, r.width - area.width)) / 2,

@@ -26,7 +26,15 @@ extension Stage {
     func take(_ b: ButtonEvent, window id: UInt, section: String? = nil) {
         let outcome = buttonOutcome(b, section: section)
         report(b, window: id, outcome)
-        if case .taken(let c) = outcome { router.execute(c, on: self) }
+        guard case .taken(let c) = outcome else { return }
+        // The wheel zooms about the pointer, keeping what is under it in place, as image
+        // viewers do; a key zooms about the centre.
+        if case .zoom(let step) = c, let v = view, !isMinimized {
+            v.zoom(by: step, about: (b.x, b.y), in: (window.width, window.height))
+            needsRedraw = true
+            return
+        }
+        router.execute(c, on: self)
     }
 
     private func buttonOutcome(_ b: ButtonEvent, section: String?) -> InputOutcome {

@@ -86,7 +86,7 @@ extension MediaView {
 
     /// Moves a zoomed picture by window pixels.
     public func pan(dx: Int, dy: Int) {
-        session?.pan(dx: dx, dy: dy, within: stage.map { ($0.window.width, $0.window.height) })
+        session?.pan(dx: Double(dx), dy: Double(dy), within: stage.map { ($0.window.width, $0.window.height) })
     }
 
     /// Turns the media by a multiple of 90 degrees (clockwise when positive), telling the

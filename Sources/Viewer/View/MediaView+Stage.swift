@@ -43,6 +43,12 @@ extension MediaView {
         for e in s.takeDrawEvents() { report(e) }
     }
 
+    /// Zooms by `step` keeping the picture's point under `point` (window pixels of a
+    /// `area`-sized window) where it is.
+    func zoom(by step: Double, about point: (x: Int, y: Int), in area: (width: Int, height: Int)) {
+        session?.zoom(by: step, about: point, in: area)
+    }
+
     /// Whether the user zoomed the picture past a `width` x `height` window: a drag then pans
     /// it rather than minimizing the view. A picture that only fills the view (aspect fill)
     /// keeps the swipe.
