@@ -21,7 +21,8 @@ int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, i
         t->valoffset[l] = k - code;
         for (int i = 0; i < counts[l - 1]; i++, k++, code++) {
             uint8_t sym = values[k];
-            if (is_dc && sym > 15) return 0;
+            // More codes of this length than it holds (libjpeg refuses the all-ones code too).
+            if (code >= (1 << l) - 1 || (is_dc && sym > 15)) return 0;
             if (t->size_of[sym] == 0) {
                 t->size_of[sym] = (uint8_t)l;
                 t->code_of[sym] = (uint16_t)code;
@@ -35,8 +36,6 @@ int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, i
             }
         }
         t->maxcode[l] = counts[l - 1] ? code - 1 : -1;
-        // More codes of this length than the length can hold: not a prefix code.
-        if (code > (1 << l)) return 0;
         code <<= 1;
     }
     t->maxcode[17] = INT32_MAX;
