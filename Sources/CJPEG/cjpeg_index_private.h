@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cjpeg.h"
+
 #define IX_MAX_COMPONENTS 4
 // Codes up to this many bits are found with one table look-up; longer ones bit by bit.
 #define IX_LOOKAHEAD 9
@@ -57,5 +59,9 @@ struct cjpeg_index {
 
 // Builds the decoding and encoding tables from a DHT's counts and symbols; 0 if they are not a code.
 int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, int is_dc);
+
+// Reads the markers up to the scan into ix (sizes, tables, restart interval, components in
+// scan order, where the entropy data starts); CJPEG_UNSUPPORTED for kinds the index leaves to libjpeg.
+cjpeg_status ix_markers(struct cjpeg_index *ix, const uint8_t *data, size_t size);
 
 #endif
