@@ -15,7 +15,7 @@ typedef struct {
     size_t length, capacity;
     uint32_t acc;  // bits not yet a whole byte, at the bottom
     int nbits;
-    int failed;    // out of memory
+    int failed;    // out of memory, or rows that cannot be cut
 } ix_writer;
 
 static void ix_byte(ix_writer *w, uint8_t b) {
@@ -113,18 +113,77 @@ static void ix_rows_rebased(ix_writer *w, const struct cjpeg_index *ix, const ui
     ix_copy_bits(w, data, ix->size, at, to);
 }
 
-// The first row a splice wanted from `first` can start at: a restart boundary at or above
-// it when the file has restart markers; else `first` or a little above, where the table
-// has codes for the new DC differences; -1 if none is near.
-static int ix_start_row(const struct cjpeg_index *ix, int first) {
-    int r = first;
-    if (ix->restart_interval) {
-        while (r > 0 && !ix->rows[r].restart) r--;
-        return r;
+// How a priming row moves one component's DC predictor from 0 to a target with only the
+// categories its table has codes for: the first `count` blocks take `terms`, the rest 0
+// (or, with no code for 0, +filler and -filler in turn).
+typedef struct {
+    int terms[256];
+    int count;
+    int filler;
+} ix_plan;
+
+static int ix_has(const ix_huff *t, int cat) { return cat >= 0 && cat <= 15 && t->size_of[cat]; }
+
+// A plan over `blocks` blocks reaching `target`; 0 when the table's categories cannot.
+static int ix_plan_diffs(const ix_huff *t, int target, long blocks, ix_plan *p) {
+    p->count = 0;
+    p->filler = 0;
+    int r = target;
+    while (r != 0) {
+        if (p->count + 2 > 256) return 0;
+        int mag = r < 0 ? -r : r, sign = r < 0 ? -1 : 1, k = 15;
+        while (k >= 1 && !(ix_has(t, k) && (1 << (k - 1)) <= mag)) k--;
+        if (k >= 1) {
+            int step = mag < (1 << k) - 1 ? mag : (1 << k) - 1;
+            p->terms[p->count++] = sign * step;
+            r -= sign * step;
+            continue;
+        }
+        // Every category the table has is for larger numbers: one step past, one back.
+        for (k = 2; k <= 15 && !ix_has(t, k); k++) {}
+        if (k > 15) return 0;
+        p->terms[p->count++] = sign * ((1 << k) - 1);
+        p->terms[p->count++] = -sign * ((1 << k) - 1 - mag);
+        r = 0;
     }
-    for (; r >= 0 && r >= first - 16; r--)
-        if (ix_codable(ix, r)) return r;
-    return -1;
+    long rest = blocks - p->count;
+    if (rest < 0) return 0;
+    if (rest == 0 || ix_has(t, 0)) return 1;
+    int k = 1;
+    while (k <= 15 && !ix_has(t, k)) k++;
+    if (k > 15 || rest % 2) return 0;
+    p->filler = 1 << (k - 1);
+    return 1;
+}
+
+// A row of flat blocks (DC only, every AC at end-of-block) whose DC differences add up to
+// the predictors before row r. An optimised DC table often has no code for a row's DC
+// value in one step; decoded first and thrown away, this row brings a new scan's
+// predictors to the file's instead. 0 when the tables cannot code it.
+static int ix_prime(ix_writer *w, const struct cjpeg_index *ix, int r) {
+    ix_plan plans[IX_MAX_COMPONENTS];
+    long used[IX_MAX_COMPONENTS] = {0};
+    for (int c = 0; c < ix->ncomp; c++) {
+        long blocks = (long)ix->mcus_per_row * (ix->ncomp == 1 ? 1 : ix->h[c] * ix->v[c]);
+        if (!ix->ac[ix->ac_table[c]].size_of[0] ||
+            !ix_plan_diffs(&ix->dc[ix->dc_table[c]], ix->rows[r].pred[c], blocks, &plans[c]))
+            return 0;
+    }
+    for (int m = 0; m < ix->mcus_per_row; m++) {
+        for (int c = 0; c < ix->ncomp; c++) {
+            const ix_huff *dc = &ix->dc[ix->dc_table[c]], *ac = &ix->ac[ix->ac_table[c]];
+            const ix_plan *p = &plans[c];
+            for (int b = 0; b < (ix->ncomp == 1 ? 1 : ix->h[c] * ix->v[c]); b++) {
+                long i = used[c]++;
+                int d = i < p->count ? p->terms[i] : (i - p->count) % 2 ? -p->filler : p->filler;
+                int cat = ix_category(d);
+                ix_put(w, dc->code_of[cat], dc->size_of[cat]);
+                if (cat) ix_put(w, (uint32_t)(d < 0 ? d - 1 : d), cat);
+                ix_put(w, ac->code_of[0], ac->size_of[0]);
+            }
+        }
+    }
+    return 1;
 }
 
 uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t size, int first, int end,
@@ -132,12 +191,18 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
     *length = 0;
     *start = 0;
     if (!ix || !data || size != ix->size || first < 0 || first >= end || end > ix->mcu_rows) return NULL;
-    int r = ix_start_row(ix, first);
-    if (r < 0) return NULL;
+    // A file with restart markers is cut at the boundary at or above the row; one without,
+    // at the row, its first DC values coded anew, or after a priming row when they cannot be.
+    int r = first, primed = 0;
+    if (ix->restart_interval) {
+        while (r > 0 && !ix->rows[r].restart) r--;
+    } else {
+        primed = !ix_codable(ix, r);
+    }
     int row_height = cjpeg_index_row_height(ix);
     long rows_height = (long)end * row_height;
     if (rows_height > ix->height) rows_height = ix->height;
-    rows_height -= (long)r * row_height;
+    rows_height -= (long)(r - primed) * row_height;
     ix_writer w = {0};
     for (size_t i = 0; i < ix->header_end; i++) ix_byte(&w, data[i]);
     if (w.failed || ix->height_at + 1 >= w.length) {
@@ -148,8 +213,12 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
     w.bytes[ix->height_at + 1] = (uint8_t)rows_height;
     if (ix->restart_interval) {
         ix_copy_bytes(&w, data, size, ix->rows[r].start, ix->rows[end].start);
-    } else {
+    } else if (!primed) {
         ix_rows_rebased(&w, ix, data, r, ix->rows[end].start);
+    } else if (ix_prime(&w, ix, r)) {
+        ix_copy_bits(&w, data, size, ix->rows[r].start, ix->rows[end].start);
+    } else {
+        w.failed = 1;
     }
     // The last byte filled with 1-bits, as an encoder pads it, and the end of the picture.
     if (w.nbits) ix_put(&w, 0xFF, 8 - w.nbits);
@@ -159,7 +228,7 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
         free(w.bytes);
         return NULL;
     }
-    *start = r;
+    *start = r - primed;
     *length = w.length;
     return w.bytes;
 }
