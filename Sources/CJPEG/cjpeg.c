@@ -220,7 +220,12 @@ cjpeg_status cjpeg_decode_region(cjpeg_decoder *d, int x, int y, int width, int 
     }
     // The rows below are not wanted: stop here rather than decode them for nothing.
     jpeg_abort_decompress(c);
-    return d->err.truncated ? CJPEG_TRUNCATED : CJPEG_OK;
+    if (d->err.truncated) {
+        snprintf(d->err.message, sizeof d->err.message, "the file ends before the picture does (truncated above row %d)",
+                 y + height);
+        return CJPEG_TRUNCATED;
+    }
+    return CJPEG_OK;
 }
 
 const char *cjpeg_message(const cjpeg_decoder *d) { return d->err.message; }

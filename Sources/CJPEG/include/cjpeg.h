@@ -74,6 +74,31 @@ int cjpeg_rows_present(const cjpeg_decoder *d);
 // libjpeg's own one-line reason for the last failure, for the error Swift throws.
 const char *cjpeg_message(const cjpeg_decoder *d);
 
+// Where each row of MCUs starts in a baseline JPEG's entropy data, found by one walk of the
+// scan: a tile near the bottom of a huge photo then decodes from a few rows cut out of the
+// file, instead of entropy-decoding every row above it. Opaque: C owns its arrays.
+typedef struct cjpeg_index cjpeg_index;
+
+// Reads the whole scan once; NULL with CJPEG_UNSUPPORTED (progressive, arithmetic, 12-bit,
+// several scans, ...) or CJPEG_FAILED (corrupt or cut short), and the caller decodes the slow way.
+cjpeg_index *cjpeg_index_build(const uint8_t *data, size_t size, cjpeg_status *status);
+
+// One cleanup for the index's Swift owner.
+void cjpeg_index_free(cjpeg_index *ix);
+
+// Stored pixel rows in one row of MCUs, to find the MCU rows a tile lies in.
+int cjpeg_index_row_height(const cjpeg_index *ix);
+
+// How many rows of MCUs the picture has.
+int cjpeg_index_rows(const cjpeg_index *ix);
+
+// A JPEG of its own holding MCU rows [first, end) of `data` (the bytes indexed), for libjpeg
+// to decode as the file; malloc'd, the caller frees it. `*start` is the row it begins at:
+// above `first` when it must begin at a restart marker. NULL when it cannot be made (the
+// caller decodes the slow way).
+uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t size, int first, int end,
+                            int *start, size_t *length);
+
 #ifdef __cplusplus
 }
 #endif

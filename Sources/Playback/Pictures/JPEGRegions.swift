@@ -9,8 +9,10 @@ import Web
 /// A photo over the pixel budget is shown fitted from a reduced decode; zoomed in, only the
 /// pieces on screen are decoded, at the scale they are shown (libjpeg's 1/1, 1/2, 1/4, 1/8),
 /// with libjpeg-turbo's partial decoding: rows above a piece are entropy-decoded only and
-/// columns beside it are never transformed. The file's bytes are all it holds; the pieces
-/// belong to the caller, who keeps as many as its memory budget allows.
+/// columns beside it are never transformed. Rows above are skipped quickly with an index
+/// of where each row starts (`JPEGIndex`) when the file allows one, else by entropy-decoding
+/// them. The file's bytes and that index are all it holds; the pieces belong to the caller,
+/// who keeps as many as its memory budget allows.
 public struct JPEGRegions: RegionSource, BandSource {
     /// The size stored in the file.
     public let width: Int
@@ -18,6 +20,9 @@ public struct JPEGRegions: RegionSource, BandSource {
     private let bytes: [UInt8]
     /// The embedded colour profile, for tiles in the same colours as the fitted picture.
     private let icc: [UInt8]?
+    /// Where each row of MCUs starts, so a tile at the bottom need not decode all above it;
+    /// nil for a file it cannot cover (progressive, corrupt, ...), whose tiles skip rows.
+    private let index: JPEGIndex?
 
     /// Reads the local JPEG at `path` (a path or a "file:" address) whole, and its header.
     public init(path: String) throws(AVError) {
@@ -46,7 +51,13 @@ public struct JPEGRegions: RegionSource, BandSource {
         self.bytes = bytes
         (width, height) = size
         icc = JPEGRegions.profile(bytes)
+        // Once, when the picture opens (off the main thread): about a third of a second for a
+        // 200 MP panorama, after which any tile skips the rows above it at once.
+        index = JPEGIndex(bytes: bytes)
     }
+
+    /// Whether tiles decode from rows cut out with the index rather than after skipping rows.
+    var indexed: Bool { index != nil }
 
     /// The ICC profile in the file's APP2 markers, if any.
     private static func profile(_ bytes: [UInt8]) -> [UInt8]? {
@@ -90,8 +101,29 @@ public struct JPEGRegions: RegionSource, BandSource {
         return PictureColour(displayProfile: displayProfile, name: "").manage(band)
     }
 
-    /// The pixels `width` x `height` at (x, y) of the picture at `level` halvings.
+    /// The pixels `width` x `height` at (x, y) of the picture at `level` halvings: from rows
+    /// cut out with the index when it can, else from the whole file, whose errors are the
+    /// user's to read (a piece that fails to decode is retried from the file).
     private func decode(level: Int, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> Frame {
+        if let frame = try? spliced(level: level, x: x, y: y, width: w, height: h) { return frame }
+        return try skipped(level: level, x: x, y: y, width: w, height: h)
+    }
+
+    /// The same pixels decoded from the few rows of MCUs around them, cut out with the
+    /// index; nil when there is no index or nothing above to skip.
+    func spliced(level: Int, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> Frame? {
+        guard let index, let piece = index.piece(of: bytes, level: level, y: y, height: h) else { return nil }
+        return try Self.region(of: piece.bytes, level: level, x: x, y: y - piece.top, width: w, height: h)
+    }
+
+    /// The same pixels decoded from the whole file, libjpeg entropy-decoding the rows above.
+    func skipped(level: Int, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> Frame {
+        try Self.region(of: bytes, level: level, x: x, y: y, width: w, height: h)
+    }
+
+    /// The pixels `width` x `height` at (x, y) of the JPEG in `bytes` at `level` halvings.
+    private static func region(of bytes: [UInt8], level: Int, x: Int, y: Int, width w: Int,
+                               height h: Int) throws(AVError) -> Frame {
         guard let d = cjpeg_new() else { throw AVError(code: cff_averror(ENOMEM), message: "libjpeg: out of memory") }
         defer { cjpeg_free(d) }
         let frame = Frame()

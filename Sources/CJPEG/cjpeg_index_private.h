@@ -1,0 +1,67 @@
+#ifndef MEDIAVIEW_CJPEG_INDEX_PRIVATE_H
+#define MEDIAVIEW_CJPEG_INDEX_PRIVATE_H
+
+// What the scan of a baseline JPEG learns and the splice needs; shared by cjpeg_index.c,
+// which builds it, and cjpeg_splice.c, which cuts rows out with it. Not for Swift.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cjpeg.h"
+
+#define IX_MAX_COMPONENTS 4
+// Codes up to this many bits are found with one table look-up; longer ones bit by bit.
+#define IX_LOOKAHEAD 9
+
+// One Huffman table as the DHT gives it, with what decoding and re-encoding need.
+typedef struct {
+    int defined;
+    int count;                           // symbols in the table
+    uint8_t values[256];                 // symbols in code order
+    int32_t maxcode[18];                 // largest code of each length, -1 if none
+    int32_t valoffset[18];               // symbol index = code + valoffset[length]
+    uint8_t look_len[1 << IX_LOOKAHEAD]; // length of the code a 9-bit prefix starts, 0 if longer
+    uint8_t look_sym[1 << IX_LOOKAHEAD];
+    uint16_t code_of[256];               // the code of each symbol (DC categories re-encoded)
+    uint8_t size_of[256];                // its length, 0 if the symbol is not in the table
+} ix_huff;
+
+// A place in the entropy-coded data: the byte (never a stuffed zero) and the bits of it used.
+typedef struct {
+    size_t off;
+    int bit;
+} ix_pos;
+
+// Where an MCU row starts and what a fresh scan from there needs.
+typedef struct {
+    ix_pos start;
+    int restart;                         // a restart marker comes just before: predictors are 0
+    int pred[IX_MAX_COMPONENTS];         // DC predictors before the row's first block
+    ix_pos dc[IX_MAX_COMPONENTS];        // where each component's first DC difference is coded
+    int dc_bits[IX_MAX_COMPONENTS];      // its code and extra bits together
+    int dc_diff[IX_MAX_COMPONENTS];      // the difference it codes
+} ix_row;
+
+struct cjpeg_index {
+    size_t size;                         // of the file indexed, to refuse other bytes
+    size_t header_end;                   // first byte of entropy data, just past the SOS
+    size_t height_at;                    // where the SOF's 16-bit height is
+    int width, height;
+    int ncomp;
+    int h[IX_MAX_COMPONENTS], v[IX_MAX_COMPONENTS];
+    int dc_table[IX_MAX_COMPONENTS], ac_table[IX_MAX_COMPONENTS];
+    int hmax, vmax;
+    int restart_interval;                // MCUs between restart markers, 0 if none
+    int mcus_per_row, mcu_rows;
+    ix_huff dc[4], ac[4];
+    ix_row *rows;                        // mcu_rows + 1 entries: the last is the end of the data
+};
+
+// Builds the decoding and encoding tables from a DHT's counts and symbols; 0 if they are not a code.
+int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, int is_dc);
+
+// Reads the markers up to the scan into ix (sizes, tables, restart interval, components in
+// scan order, where the entropy data starts); CJPEG_UNSUPPORTED for kinds the index leaves to libjpeg.
+cjpeg_status ix_markers(struct cjpeg_index *ix, const uint8_t *data, size_t size);
+
+#endif
