@@ -149,6 +149,9 @@ public final class MediaQueue {
     /// Whether there is an item to go back to with `presentPrevious()`.
     public var hasPrevious: Bool { !history.isEmpty }
 
+    /// Whether an item waits after the presented one, for `presentNext()` to show.
+    public var hasNext: Bool { views.contains { $0 !== current } }
+
     /// Runs `body` after every turn of the loop, once what the turn changed is settled: for
     /// publishing the queue's state elsewhere (a desktop's media controls).
     public func afterEachTurn(_ body: @escaping @MainActor () -> Void) {

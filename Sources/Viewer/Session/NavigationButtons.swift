@@ -19,6 +19,8 @@ struct NavigationButtons {
     /// The window's bounds the buttons are laid out in.
     let bounds: Rect
     let scale: InterfaceScale
+    /// The buttons shown: only those with an item to step to, as eog and Loupe show them.
+    var sides: [Side] = [.previous, .next]
 
     /// The button's disc, vertically centred at its edge.
     func rect(_ side: Side) -> Rect {
@@ -30,7 +32,7 @@ struct NavigationButtons {
     /// The button under a point, counting a margin around each disc so it is easy to hit.
     func hit(x: Int, y: Int) -> Side? {
         let slack = scale.px(10)
-        for side in [Side.previous, .next] {
+        for side in sides {
             let r = rect(side)
             let area = Rect(x: r.x - slack, y: r.y - slack, width: r.width + 2 * slack, height: r.height + 2 * slack)
             if area.contains(x: x, y: y) { return side }
@@ -38,9 +40,9 @@ struct NavigationButtons {
         return nil
     }
 
-    /// Draws both buttons.
+    /// Draws the buttons shown.
     func draw(on canvas: Canvas) {
-        for side in [Side.previous, .next] {
+        for side in sides {
             let r = rect(side)
             canvas.fillCircle(in: r, color: Color.black.withAlpha(fraction: 0.55))
             let cx = Double(r.x) + Double(r.width) / 2, cy = Double(r.y) + Double(r.height) / 2

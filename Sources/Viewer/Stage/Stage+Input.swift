@@ -206,7 +206,10 @@ extension Stage {
     func navigationButtons(now: Double) -> NavigationButtons? {
         guard let v = view, !isMinimized, !window.isEmbedded, v.failure != nil || !v.isPlayable,
               controlsVisible(now: now) else { return nil }
-        return NavigationButtons(bounds: bounds, scale: v.currentInterfaceScale)
+        let q = router.queue
+        let sides = (q.hasPrevious ? [NavigationButtons.Side.previous] : []) + (q.hasNext ? [.next] : [])
+        guard !sides.isEmpty else { return nil }
+        return NavigationButtons(bounds: bounds, scale: v.currentInterfaceScale, sides: sides)
     }
 
     /// Where the pointer is relative to the progress track.

@@ -91,6 +91,41 @@ extension MediaviewProgram {
             #expect(end.status == 0, "stderr: \(end.stderr)")
         }
 
+        /// Only a button with an item to step to shows, as in eog and Loupe: at the first of
+        /// three, next alone; in the middle, both; at the last, previous alone.
+        @Test func edgeButtonsShowOnlyWhereThereIsAnItem() throws {
+            let media = [try Fixtures.solidImage("red"), try Fixtures.solidImage("lime"), try Fixtures.solidImage("blue")]
+            let v = try RunningViewer(["--fit", "always"] + media)
+            #expect(v.shows(RGB.red))
+            /// Whether each edge's button shows over the picture of colour `rgb`: its disc
+            /// darkens the picture 14 px inside its centre.
+            func buttons(over rgb: UInt32) -> (previous: Bool, next: Bool)? {
+                let cy = v.window.y + 120
+                try? xdotool(["mousemove", String(v.window.x + 160), String(cy), "mousemove", String(v.window.x + 170), String(cy)])
+                var seen: (Bool, Bool)?
+                // The controls show for a while after the motion: read the screen once they do.
+                _ = v.window.waitFor(v.probe, timeout: 5) { img in
+                    let previous = !img.matches(16 + 24 + 14, 120 + 14, rgb, tolerance: 40)
+                    let next = !img.matches(320 - 16 - 24 + 14, 120 + 14, rgb, tolerance: 40)
+                    seen = (previous, next)
+                    return previous || next
+                }
+                return seen
+            }
+            let first = buttons(over: RGB.red)
+            #expect(first.map { !$0.previous && $0.next } == true, "at the first item: \(String(describing: first))")
+            try xdotool(["key", "--window", String(v.window.id), "Right"])
+            #expect(v.shows(RGB.lime))
+            let middle = buttons(over: RGB.lime)
+            #expect(middle.map { $0.previous && $0.next } == true, "in the middle: \(String(describing: middle))")
+            try xdotool(["key", "--window", String(v.window.id), "Right"])
+            #expect(v.shows(RGB.blue))
+            let last = buttons(over: RGB.blue)
+            #expect(last.map { $0.previous && !$0.next } == true, "at the last item: \(String(describing: last))")
+            try quit(v)
+            #expect(v.run.finish(timeout: 5)?.status == 0)
+        }
+
         /// Moving the pointer shows a next button at the right edge; a click on it steps,
         /// and two quick clicks are two steps, not fullscreen.
         @Test func edgeButtonsStepOnAClick() throws {

@@ -160,6 +160,7 @@ struct ProgramWindow {
 enum RGB {
     static let red: UInt32 = 0xFF0000
     static let blue: UInt32 = 0x0000FF
+    static let lime: UInt32 = 0x00FF00
     static let black: UInt32 = 0x000000
     /// `Color.defaultTheme`, the MediaView seed's blue.
     static let theme: UInt32 = 0x3D8BFD
