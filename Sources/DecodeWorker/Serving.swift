@@ -42,7 +42,8 @@ enum Serving {
 
     /// A PNG or TIFF too large to read whole, read through the request's fd a few rows at a
     /// time (`LargeStill`); numbers: target width and height (0: none), pixel budget. With a
-    /// `store` (closed here), the same pass writes the zoom's tiles into it.
+    /// `store` (closed here), the same pass writes the zoom's tiles into it, and the answer
+    /// says whether they all went.
     static func decodeLarge(_ request: WorkerMessage, store: Int32) -> WorkerMessage {
         defer { if store >= 0 { close(store) } }
         let name = request.text.isEmpty ? "picture" : request.text
@@ -53,7 +54,10 @@ enum Serving {
         let target = n[0] > 0 && n[1] > 0 ? (Int(n[0]), Int(n[1])) : nil
         do {
             let still = try LargeStill.decode(fd: request.fd, name: name, target: target, maxPixels: Int(n[2]), store: store)
-            return still.answer() ?? outOfMemory(name)
+            guard var answer = still.answer() else { return outOfMemory(name) }
+            // After the picture's numbers: 1 when every tile reached the store.
+            answer.numbers.append(still.tilesStored ? 1 : 0)
+            return answer
         } catch {
             let memory = error.code == cff_averror(ENOMEM)
             return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)

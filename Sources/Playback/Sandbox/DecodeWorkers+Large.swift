@@ -26,9 +26,12 @@ extension DecodeWorkers {
         }
         let request = WorkerMessage(kind: .decodeLarge, numbers: [Int64(t.width), Int64(t.height), Int64(options.source.maxPixels)],
                                     text: name, fd: fd)
-        let outcome = try finish(worker.exchange(request, timeout: max(timeout, Self.largeTimeout), cancelled: cancelled),
-                                 worker: worker, name: name)
-        if case .picture(let p) = outcome, p.tilesStored, store >= 0 {
+        let answered = worker.exchange(request, timeout: max(timeout, Self.largeTimeout), cancelled: cancelled)
+        // The number after the picture's own: whether every tile reached the store.
+        var stored = false
+        if case .answer(let m) = answered, m.kind == .picture, m.numbers.count > 11 { stored = m.numbers[11] == 1 }
+        let outcome = try finish(answered, worker: worker, name: name)
+        if case .picture(let p) = outcome, stored, store >= 0 {
             PyramidShelf.shared.put(file: fd, store: store, layout: LargeStill.layout(width: p.info.width, height: p.info.height))
         } else if store >= 0 {
             close(store)

@@ -5,8 +5,9 @@ import Glibc
 extension StillWork.Result {
     /// The answer message: width, height, stride, pixel format, rotation, sample aspect
     /// (num, den), the stored size, whether it is a drawing (1) or not (0), the rows present
-    /// (the height for a whole file), whether the zoom's tiles were stored (1) or not (0),
-    /// the format and codec names as text, and the sealed pixels; nil without memory.
+    /// (the height for a whole file), the format and codec names as text, and the sealed
+    /// pixels; nil without memory. (An animation's frame appends its times to these numbers,
+    /// a large picture whether its zoom tiles were stored.)
     public func answer() -> WorkerMessage? {
         let f = frame.raw
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
@@ -18,7 +19,7 @@ extension StillWork.Result {
         return WorkerMessage(kind: .picture,
                              numbers: [Int64(w), Int64(h), Int64(stride), Int64(f.pointee.format), Int64(rotation),
                                        Int64(sar.num), Int64(sar.den), Int64(stored.width), Int64(stored.height),
-                                       isScalable ? 1 : 0, Int64(rowsPresent ?? h), tilesStored ? 1 : 0],
+                                       isScalable ? 1 : 0, Int64(rowsPresent ?? h)],
                              text: formatName + "\n" + codec, fd: fd)
     }
 }

@@ -8,8 +8,6 @@ final class WorkerPicture: PictureSource {
     let info: MediaInfo
     /// How many rows from the top are the picture's own (all but for a file still arriving).
     let rowsPresent: Int
-    /// The zoom's tiles were written to the store handed over with the request.
-    let tilesStored: Bool
     private let frame: Frame
     private var given = false
 
@@ -36,7 +34,6 @@ final class WorkerPicture: PictureSource {
         info.isScalable = n.count > 9 && n[9] == 1
         self.info = info
         rowsPresent = n.count > 10 ? Int(max(0, min(Int64(h), n[10]))) : h
-        tilesStored = n.count > 11 && n[11] == 1
     }
 
     func next() throws(AVError) -> (frame: Frame, pts: Double, duration: Double)? {
