@@ -89,8 +89,11 @@ public final class DecodeWorkers: @unchecked Sendable {
         idle.withLock { $0.append(w) }
     }
 
-    /// Stops every idle worker (the end of a test, or of the program).
+    /// Stops every idle worker (the end of a test, or of the program), and those being
+    /// started ahead, which would otherwise join the idle ones just after; a start has its
+    /// own time limit, so this waits no longer than one.
     public func stopAll() {
+        aheadCondition.withLock { while !kindsStartingAhead.isEmpty { aheadCondition.wait() } }
         let all = idle.withLock { w -> [DecodeWorker] in defer { w = [] }; return w }
         all.forEach { $0.stop() }
     }
