@@ -83,7 +83,7 @@ emit("unknown_property", error_of(lambda: mpv.command("get_property", "no-such-t
 emit("duration_of_still", mpv.duration)
 
 # Key bindings: one pressed in the window for real, one with the keypress command.
-pressed = {"x": threading.Event(), "y": threading.Event()}
+pressed = {"x": threading.Event(), "y": threading.Event(), "ctrl+x": threading.Event()}
 
 
 @mpv.on_key_press("x")
@@ -91,11 +91,20 @@ def on_x():
     pressed["x"].set()
 
 
+# Written as mpv accepts it (modifiers in any case); the window names the key Ctrl+x.
+@mpv.on_key_press("ctrl+x")
+def on_ctrl_x():
+    pressed["ctrl+x"].set()
+
+
 mpv.bind_key_press("y", lambda: pressed["y"].set())
 emit("press", "x")
 emit("key_x", pressed["x"].wait(WAIT))
 mpv.keypress("y")
 emit("key_y", pressed["y"].wait(WAIT))
+emit("press_ctrl", "ctrl+x")
+emit("key_ctrl_x", pressed["ctrl+x"].wait(WAIT))
+emit("keypress_no_key", error_of(lambda: mpv.keypress("ctrl+nosuchkey")))
 
 mpv.command("show-text", "from python")
 emit("client_name", mpv.command("client_name"))

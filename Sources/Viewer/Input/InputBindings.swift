@@ -29,6 +29,11 @@ public struct InputBindings: Equatable, Sendable {
         commands[keyName]
     }
 
+    /// The canonical spelling of a key name someone wrote (`ctrl+right` is `Ctrl+RIGHT`), as
+    /// the window names the keys it sees; nil when it names no key. Clients of the control
+    /// socket write names as mpv accepts them, whose modifier and special names ignore case.
+    public static func keyName(_ text: String) -> String? { KeyName.normalize(text) }
+
     /// The sections a line may start with, as mpv's `{section}`: `{gallery} LEFT ...`
     /// binds LEFT only while the gallery shows, `{still} LEFT ...` while a still picture
     /// (or an item that failed) is presented.

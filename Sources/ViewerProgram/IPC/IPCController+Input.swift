@@ -5,10 +5,10 @@ import Viewer
 /// clients, and text on screen with mpv's property expansion.
 extension IPCController {
     static let inputHandlers: [String: Handler] = [
-        "keypress": { c, i in c.press(i.command.text(0)!); return nil },
-        "keydown": { c, i in c.press(i.command.text(0)!); return nil },
+        "keypress": { c, i in try c.press(i.command.text(0)!); return nil },
+        "keydown": { c, i in try c.press(i.command.text(0)!); return nil },
         "keyup": { _, _ in nil },
-        "keybind": { c, i in c.keys.bind(i.command.text(0)!, i.command.text(1)!); return nil },
+        "keybind": { c, i in try c.keys.bind(i.command.text(0)!, i.command.text(1)!); return nil },
         "define-section": { c, i in c.keys.define(i.command.text(0)!, i.command.text(1)!); return nil },
         "enable-section": { c, i in c.keys.enable(i.command.text(0)!); return nil },
         "disable-section": { c, i in c.keys.disable(i.command.text(0)!); return nil },
@@ -22,10 +22,13 @@ extension IPCController {
         },
     ]
 
-    /// A key as if pressed in the window: a client's binding, else the built-in one.
-    func press(_ key: String) {
-        if let bound = keys.command(for: key) { runText(bound, from: nil); return }
-        if let c = queue.presentation.bindings.command(for: key) { queue.execute(c) }
+    /// A key as if pressed in the window: a client's binding, else the built-in one. The
+    /// name is read as mpv reads it (`ctrl+0` is `Ctrl+0`); one that names no key fails,
+    /// as in mpv, rather than doing nothing without a word.
+    func press(_ key: String) throws(IPCError) {
+        guard let name = InputBindings.keyName(key) else { throw .command }
+        if let bound = keys.command(for: name) { runText(bound, from: nil); return }
+        if let c = queue.presentation.bindings.command(for: name) { queue.execute(c) }
     }
 
     static let textHandlers: [String: Handler] = [

@@ -8,7 +8,7 @@ import Viewer
 /// so the built-in binding of the same key (if it has one) runs too.
 @MainActor
 final class IPCKeyBindings: KeyboardSpyAgent {
-    /// Bindings from `keybind`, by key name (`x`, `Ctrl+a`).
+    /// Bindings from `keybind`, by canonical key name (`x`, `Ctrl+a`).
     private var bound: [String: String] = [:]
     /// Sections from `define-section`, each a key-to-command table.
     private var sections: [String: [String: String]] = [:]
@@ -22,8 +22,9 @@ final class IPCKeyBindings: KeyboardSpyAgent {
     init() { KeyboardSpy.spy(on: self) }
 
     /// Binds `key` to `command` (empty or `ignore` removes the binding).
-    func bind(_ key: String, _ command: String) {
-        bound[key] = command.isEmpty || command == "ignore" ? nil : command
+    func bind(_ key: String, _ command: String) throws(IPCError) {
+        guard let name = InputBindings.keyName(key) else { throw .command }
+        bound[name] = command.isEmpty || command == "ignore" ? nil : command
     }
 
     /// Sets a section's bindings from input.conf lines (`KEY COMMAND`).
@@ -31,8 +32,8 @@ final class IPCKeyBindings: KeyboardSpyAgent {
         var table: [String: String] = [:]
         for line in contents.split(whereSeparator: \.isNewline) {
             let words = line.split(separator: " ", maxSplits: 1)
-            guard words.count == 2, !words[0].hasPrefix("#") else { continue }
-            table[String(words[0])] = String(words[1])
+            guard words.count == 2, !words[0].hasPrefix("#"), let name = InputBindings.keyName(String(words[0])) else { continue }
+            table[name] = String(words[1])
         }
         sections[section] = table
     }

@@ -71,6 +71,12 @@ extension MediaviewProgram {
             try xdotool(["key", "--window", String(window.id), "x"])
             #expect(Self.waitPrinted(out, "key_x") as? Bool == true, "on_key_press never heard the key")
             #expect(Self.waitPrinted(out, "key_y") as? Bool == true, "bind_key_press + keypress never called back")
+            // A binding written as mpv users write it (ctrl+x) hears Ctrl+x pressed for real.
+            #expect(Self.waitPrinted(out, "press_ctrl") as? String == "ctrl+x")
+            try xdotool(["key", "--window", String(window.id), "ctrl+x"])
+            #expect(Self.waitPrinted(out, "key_ctrl_x") as? Bool == true, "on_key_press(\"ctrl+x\") never heard Ctrl+x")
+            #expect(Self.waitPrinted(out, "keypress_no_key") as? String == "error running command",
+                    "a keypress of a name that is no key did not fail as in mpv")
             #expect(Self.waitPrinted(out, "client_name") as? String != nil)
             #expect(Self.waitPrinted(out, "done") as? Bool == true)
             #expect(Run.wait(client, timeout: 10) && client.terminationStatus == 0)
