@@ -129,7 +129,7 @@ def main():
         fs, mn = med("e", "ours", "cpu_fullscreen"), med("e", "ours", "cpu_minimized")
         dec = med("e", "ffmpeg", "cpu_decode")
         r = ratio(mn, dec)
-        row("(e) minimized, 720p30 with sound", "CPU (player + X server), share of a core",
+        row("(e) minimized, 720p30 with sound", "CPU (player, its workers + X server), share of a core",
             f"minimized {fmt(mn and mn * 100, ' %', 0)} (fullscreen {fmt(fs and fs * 100, ' %', 0)})",
             f"ffmpeg decoding alone at the thumbnail's settings {fmt(dec and dec * 100, ' %', 0)}",
             fmt(r, "x", 2), "<= 1.15x", verdict(r and r <= 1.15))

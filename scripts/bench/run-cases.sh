@@ -55,6 +55,29 @@ record() { printf '%s\t%s\t%s\t%s\n' "$@" >>"$samples"; }
 
 # CPU ticks (user + system) of a process so far.
 ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# CPU ticks of a process and every process below it (a player's decode workers), so far.
+# A worker that ended in between takes its ticks with it; the cases using this keep the
+# same workers throughout.
+tree_ticks() {
+    python3 - "$1" <<'PY'
+import os, sys
+root, kids, ticks = int(sys.argv[1]), {}, {}
+for p in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        s = open(f"/proc/{p}/stat").read()
+    except OSError:
+        continue
+    f = s[s.rfind(")") + 2:].split()
+    kids.setdefault(int(f[1]), []).append(int(p))
+    ticks[int(p)] = int(f[11]) + int(f[12])
+total, todo = 0, [root]
+while todo:
+    p = todo.pop()
+    total += ticks.get(p, 0)
+    todo += kids.get(p, [])
+print(total)
+PY
+}
 hz=$(getconf CLK_TCK)
 
 # Seconds between two $EPOCHREALTIME readings.
@@ -227,11 +250,11 @@ case_e() {
         pid=$!
         wait_event "$work/events" '"first_frame"' 10 || say "(e) no first frame"
         sleep 1
-        c0=$(ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(ticks "$pid"); x1=$(ticks "$xpid")
+        c0=$(tree_ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(tree_ticks "$pid"); x1=$(ticks "$xpid")
         record e ours cpu_fullscreen "$(python3 -c "print(($c1 - $c0 + $x1 - $x0) / $hz / 5)")"
         xdotool key ctrl+Down
         sleep 1
-        c0=$(ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(ticks "$pid"); x1=$(ticks "$xpid")
+        c0=$(tree_ticks "$pid"); x0=$(ticks "$xpid"); sleep 5; c1=$(tree_ticks "$pid"); x1=$(ticks "$xpid")
         record e ours cpu_minimized "$(python3 -c "print(($c1 - $c0 + $x1 - $x0) / $hz / 5)")"
         xdotool key q
         wait "$pid"
