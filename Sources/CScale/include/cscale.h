@@ -87,6 +87,12 @@ void cscale_packed(const uint8_t *src, size_t src_stride, int swap_red_blue,
                    uint8_t *dst, size_t dst_stride, int32_t width, int32_t row_begin, int32_t row_end,
                    int16_t *scratch, int32_t *slots, const int16_t **rows);
 
+// Halves one plane: each output sample is the rounded mean of its 2x2 block of `src` (an
+// odd last row or column is averaged with itself). `dst_width` and `dst_height` are at most
+// half of `width` and `height`, rounded up. The forms differ in speed only.
+void cscale_halve(const uint8_t *src, size_t stride, size_t width, size_t height,
+                  uint8_t *dst, size_t dst_stride, size_t dst_width, size_t dst_height, cscale_form form);
+
 #ifdef __cplusplus
 }
 #endif
