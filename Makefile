@@ -25,7 +25,7 @@ DEBIAN_PACKAGES := \
 	pkg-config \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libpulse-dev libwebp-dev libjpeg62-turbo-dev libseccomp-dev libtiff-dev \
-	libx11-dev libxext-dev libxtst-dev libxrandr-dev \
+	libx11-dev libxext-dev libxtst-dev libxrandr-dev libxcursor-dev libxfixes-dev \
 	libfreetype-dev libfontconfig-dev libpng-dev fonts-dejavu-core \
 	xvfb xauth x11-utils x11-xserver-utils xdotool openbox i3-wm \
 	ffmpeg pulseaudio pulseaudio-utils sox imagemagick \

@@ -9,6 +9,13 @@
 #include <X11/XKBlib.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xrandr.h>
+// Xcursor: pointer shapes by their names in the desktop's cursor theme (the grab hand), as
+// toolkits load them.
+#include <X11/Xcursor/Xcursor.h>
+// XFixes: names each pointer shape on the server, where screen recorders and tests read it.
+#include <X11/extensions/Xfixes.h>
+// The core cursor font's shapes, for a desktop without a cursor theme.
+#include <X11/cursorfont.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <poll.h>

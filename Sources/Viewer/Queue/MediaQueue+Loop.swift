@@ -99,6 +99,7 @@ extension MediaQueue {
         for p in pinned { soonest(p.tick(now: now)) }
         if let v = current {
             soonest(s.stage.tick(now: now))
+            s.stage.showPointer(now: now, underGallery: s.gallery.isShown)
             // The grid covers the item: it does not move on under the user's eyes.
             if !s.gallery.isShown { soonest(advanceIfDone(v, now: now)) }
         } else if views.isEmpty && pinned.isEmpty && endsWhenDone && !presentation.idles {

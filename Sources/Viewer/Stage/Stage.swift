@@ -165,6 +165,7 @@ final class Stage {
     func clear() {
         view?.leave(self)
         view = nil
+        window.setPointer(.standard)
         needsRedraw = true
     }
 

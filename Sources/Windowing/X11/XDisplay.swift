@@ -20,6 +20,8 @@ public final class XDisplay {
     let shmCompletionType: Int32
     let inputMethod: XIM?
     private var atoms: [String: Atom] = [:]
+    /// Pointer shapes made so far; the server frees them with the connection.
+    var cursors: [PointerShape: Cursor] = [:]
     /// The desktop's interface scale, looked up once per connection, and its warning line
     /// until someone took it.
     var scaleDetectionStore: (scale: InterfaceScale, source: String, warning: String?)?

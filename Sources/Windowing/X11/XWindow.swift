@@ -33,6 +33,8 @@ public final class XWindow {
     private(set) var clipboardOwner: ClipboardOwner?
     /// The other window that held the keyboard focus last (nil: none), to give it back to.
     var focusBefore: UInt?
+    /// The pointer shape last set over the window, so an unchanged one costs no request.
+    var pointerShape = PointerShape.standard
 
     /// Creates a window at the given geometry; `parent` embeds it into a foreign window.
     public init(display: XDisplay, x: Int, y: Int, width: Int, height: Int, parent: UInt? = nil,

@@ -1,0 +1,26 @@
+import Windowing
+
+extension Stage {
+    /// The pointer's shape for what it rests on now, as the players and viewers people come
+    /// from show it:
+    /// - a closed hand while a picture zoomed past the window is dragged, an open one over it;
+    /// - none while a video plays, or a fullscreen picture shows, with the controls hidden,
+    ///   so it comes and goes with them (a move, a click, a pause bring both back);
+    /// - the desktop's own otherwise, and always over the corner thumbnail, whose controls
+    ///   show whenever the pointer is over it.
+    func pointerShape(now: Double) -> PointerShape {
+        guard let v = view, !isMinimized, animation == nil else { return .standard }
+        if case .pan = gestures.drag { return .grabbing }
+        if gestures.drag == nil, !controlsVisible(now: now),
+           (v.isPlayable && v.hasPicture && v.isPlaying) || window.isFullscreen {
+            return .hidden
+        }
+        return v.overhangs(width: window.width, height: window.height) ? .grab : .standard
+    }
+
+    /// Shows the pointer's shape for now; free when it did not change. Over the gallery,
+    /// whose grid takes the pointer's moves, it is the desktop's own.
+    func showPointer(now: Double, underGallery: Bool) {
+        window.setPointer(underGallery ? .standard : pointerShape(now: now))
+    }
+}
