@@ -11,11 +11,29 @@ extension Stage {
     func pointerShape(now: Double) -> PointerShape {
         guard let v = view, !isMinimized, animation == nil else { return .standard }
         if case .pan = gestures.drag { return .grabbing }
-        if gestures.drag == nil, !controlsVisible(now: now),
-           (v.isPlayable && v.hasPicture && v.isPlaying) || window.isFullscreen {
+        if gestures.drag == nil, (v.isPlayable && v.hasPicture && v.isPlaying) || window.isFullscreen,
+           pointerHides(now: now) {
             return .hidden
         }
         return v.overhangs(width: window.width, height: window.height) ? .grab : .standard
+    }
+
+    /// Whether the pointer hides now where it may, as the user chose.
+    private func pointerHides(now: Double) -> Bool {
+        switch controls.pointerHiding {
+        case .withControls: !controlsVisible(now: now)
+        case .never: false
+        case .always: true
+        case .afterIdle(let seconds): now - controls.movedAt >= seconds
+        }
+    }
+
+    /// When a pointer hidden some time after the last move is due to hide; the controls'
+    /// own hiding wakes the loop for the default.
+    func pointerDeadline(now: Double) -> Double? {
+        guard case .afterIdle(let seconds) = controls.pointerHiding else { return nil }
+        let due = controls.movedAt + seconds
+        return due > now ? due - now + 0.01 : nil
     }
 
     /// Shows the pointer's shape for now; free when it did not change. Over the gallery,

@@ -77,6 +77,8 @@ final class Stage {
         var movedAt: Double = 0
         /// The pointer is over the window (a thumbnail shows its controls then).
         var pointerInside = false
+        /// When the pointer hides where it may.
+        var pointerHiding = PointerHiding.withControls
     }
 
     /// Overlay and picture opacity during gestures.
@@ -94,6 +96,7 @@ final class Stage {
         self.router = router
         bindings = options.bindings
         focus = FocusWatch(minimizesOnBlur: options.minimizesOnBlur)
+        controls.pointerHiding = options.pointerHiding
         warn = options.onWarning
         let screen = display.screenSize
         let gw = options.geometry?.width ?? min(1280, screen.width)
@@ -188,6 +191,7 @@ final class Stage {
         soonest(checkHold(now: now))
         soonest(holdDeadline(now: now))
         soonest(window.transferDeadline)
+        soonest(pointerDeadline(now: now))
         return deadline
     }
 

@@ -10,6 +10,8 @@ public struct PresentationOptions {
     /// focus while a video plays, as browsers open picture-in-picture when the user turns
     /// to another tab. Off unless asked for: a user may want the video to stay behind.
     public var minimizesOnBlur = false
+    /// When the pointer hides over a playing video or a fullscreen item.
+    public var pointerHiding = PointerHiding.withControls
     /// The windowed size, and its place when given.
     public var geometry: (width: Int, height: Int, x: Int?, y: Int?)?
     /// Embed into this foreign window (an X window id).

@@ -64,6 +64,7 @@ final class ProgramRun {
         var presentation = PresentationOptions()
         presentation.windowed = options.window.windowed
         presentation.minimizesOnBlur = options.window.minimizeOnBlur
+        presentation.pointerHiding = options.window.pointerHiding
         presentation.geometry = options.window.geometry.map { ($0.width, $0.height, $0.x, $0.y) }
         presentation.parentWindow = options.window.parentWindow.map { UInt($0) }
         presentation.autoExit = options.scripts.autoexit || options.scripts.benchmark

@@ -63,6 +63,8 @@ extension ProgramOptions {
         /// The fullscreen window becomes the thumbnail when another application takes the
         /// focus while a video plays (`--minimize-on-blur`).
         public var minimizeOnBlur = false
+        /// When the pointer hides over a playing video or a fullscreen item (`--cursor-autohide`).
+        public var pointerHiding = PointerHiding.withControls
         /// The window's size and place.
         public var geometry: Geometry?
         /// An X11 window to live inside (`--wid`), as mpv does.

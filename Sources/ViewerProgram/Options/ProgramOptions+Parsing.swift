@@ -81,6 +81,10 @@ extension ProgramOptions {
         flag("--minimize-on-blur", "Window",
              "a playing video becomes the corner thumbnail when another window takes the focus") {
             $0.window.minimizeOnBlur = true },
+        value("--cursor-autohide", "no|always|MS", "Window",
+              "when the pointer hides over a playing video or a fullscreen item: never, at once, or MS "
+                + "milliseconds after it last moved (default: with the controls, 2.5 s)") {
+            $0.window.pointerHiding = try pointerHiding($1) },
         value("--geometry", "WxH[+X+Y]", "Window", "window size and position, e.g. 800x600+10+10") {
             $0.window.geometry = try geometry($1) },
         value("--wid", "ID", "Window", "embed into this X11 window (decimal or 0x hex)") {
@@ -204,7 +208,7 @@ extension ProgramOptions {
         "--quiet", "--msg-level", "--msg-color", "--keep-open", "--keep-open-pause", "--osc", "--no-osc", "--osd-level",
         "--osd-bar", "--no-osd-bar", "--ytdl", "--no-ytdl", "--ytdl-format", "--hwdec", "--vo", "--ao", "--gpu-api",
         "--gpu-context", "--player-operation-mode", "--input-default-bindings", "--no-input-default-bindings",
-        "--input-terminal", "--no-input-terminal", "--input-vo-keyboard", "--cursor-autohide", "--ontop", "--border",
+        "--input-terminal", "--no-input-terminal", "--input-vo-keyboard", "--ontop", "--border",
         "--no-border", "--save-position-on-quit", "--watch-later-directory", "--script", "--scripts", "--load-scripts",
         "--no-load-scripts", "--term-playing-msg", "--log-file", "--cache", "--replaygain", "--audio-display",
         "--snap-window", "--autofit", "--autofit-larger", "--keepaspect", "--load-unsafe-playlists",

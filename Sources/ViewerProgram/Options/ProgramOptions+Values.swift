@@ -1,4 +1,5 @@
 import Playback
+import Viewer
 
 // Value parsers: each checks one kind of value and says what was wanted and what came.
 extension ProgramOptions {
@@ -11,6 +12,19 @@ extension ProgramOptions {
         case "1.5": return 150
         case "2", "2.0": return 200
         default: throw OptionError("--ui-scale must be 1, 1.5, 2 or auto, got '\(text)'")
+        }
+    }
+
+    /// `--cursor-autohide`: no, always, or milliseconds after the last move, as mpv reads it.
+    static func pointerHiding(_ text: String) throws(OptionError) -> PointerHiding {
+        switch text {
+        case "no": return .never
+        case "always": return .always
+        default:
+            guard let ms = Int(text), ms >= 0, ms <= 86_400_000 else {
+                throw OptionError("--cursor-autohide must be no, always or milliseconds, got '\(text)'")
+            }
+            return .afterIdle(seconds: Double(ms) / 1000)
         }
     }
 

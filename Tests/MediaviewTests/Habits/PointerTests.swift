@@ -35,6 +35,25 @@ extension MediaviewProgram {
             #expect(!probe.waitForPointer(timeout: 3.5) { !$0.visible }.ok, "the pointer hid over a paused video")
         }
 
+        /// mpv's `--cursor-autohide`: `no` leaves the pointer over a playing video, `always`
+        /// hides it even just after a move.
+        @Test(arguments: [("no", false), ("always", true)])
+        func cursorAutohideChoosesWhenThePointerHides(value: String, hides: Bool) throws {
+            let clip = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 20)
+            let (run, _, probe, _) = try start(["--windowed", "--geometry", "640x360+0+0", "--cursor-autohide=" + value, clip])
+            defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
+            _ = try xdotool(["mousemove", "300", "200"])
+            _ = try xdotool(["mousemove", "310", "205"])
+            if hides {
+                // Sooner than the controls' 2.5 s.
+                let hidden = probe.waitForPointer(timeout: 1.5) { !$0.visible && $0.name == "none" }
+                #expect(hidden.ok, "--cursor-autohide=always left the pointer: \(String(describing: hidden.last))")
+            } else {
+                #expect(probe.waitForPointer(timeout: 3) { $0.visible }.ok, "the pointer is not shown after a move")
+                #expect(!probe.waitForPointer(timeout: 4) { !$0.visible }.ok, "--cursor-autohide=no hid the pointer")
+            }
+        }
+
         @Test func aZoomedPictureShowsAHandThatClosesWhileDragging() throws {
             let big = try Fixtures.solidImage("blue", width: 1600, height: 1200)
             let (run, w, probe, log) = try start(["--windowed", "--geometry", "640x360+0+0", big])

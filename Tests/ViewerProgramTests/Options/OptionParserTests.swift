@@ -76,6 +76,18 @@ import Viewer
         #expect(failure("--max-pixels", "0") != nil)
     }
 
+    @Test func pointerHidingReadsMpvsValues() throws {
+        #expect(try parse().window.pointerHiding == .withControls)
+        #expect(try parse("--cursor-autohide=no").window.pointerHiding == .never)
+        #expect(try parse("--cursor-autohide", "always").window.pointerHiding == .always)
+        #expect(try parse("--cursor-autohide=1000").window.pointerHiding == .afterIdle(seconds: 1))
+        #expect(try parse("--cursor-autohide=0").window.pointerHiding == .afterIdle(seconds: 0))
+        for bad in ["yes", "-5", "1.5", "", "99999999999999999999"] {
+            #expect(failure("--cursor-autohide=" + bad)
+                    == "mediaview: --cursor-autohide must be no, always or milliseconds, got '\(bad)'")
+        }
+    }
+
     @Test func interfaceScaleAndPreviews() throws {
         #expect(try parse().look.uiScalePercent == nil)
         #expect(try parse().look.trackPreviews)
