@@ -4,8 +4,9 @@ extension Stage {
     /// The pointer's shape for what it rests on now, as the players and viewers people come
     /// from show it:
     /// - a closed hand while a picture zoomed past the window is dragged, an open one over it;
-    /// - none while a video plays, or a fullscreen picture shows, with the controls hidden,
-    ///   so it comes and goes with them (a move, a click, a pause bring both back);
+    /// - none while a video plays, or anything shows fullscreen, with the controls hidden,
+    ///   so it comes and goes with them (a move, a click, a pause bring both back), unless
+    ///   the user chose another `PointerHiding`;
     /// - the desktop's own otherwise, and always over the corner thumbnail, whose controls
     ///   show whenever the pointer is over it.
     func pointerShape(now: Double) -> PointerShape {
