@@ -150,16 +150,13 @@ public final class AudioOutput: @unchecked Sendable {
         }
         pa_stream_set_state_callback(s, signal, UnsafeMutableRawPointer(mainloop))
         pa_stream_set_write_callback(s, writable, UnsafeMutableRawPointer(mainloop))
-        // How much the server holds, and how much room it waits for before asking again.
-        // A corked pause and a seek's flush answer at once whatever is held, so a corked
-        // stream holds 250 ms and is asked for 80 ms at a time rather than the server's own
-        // 20 ms: a video playing wakes this thread and PulseAudio's a third to two fifths as
-        // seldom, which a minimized thumbnail's CPU shows. A stream kept running while paused
-        // is heard until what it holds runs out, so it holds 120 ms at the server's default.
-        let (target, refill) = whenPaused == .corked ? (0.25, 0.08) : (0.12, nil)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(bytesPerSecond * target), prebuf: UInt32.max,
-                                  minreq: refill.map { UInt32(bytesPerSecond * $0) } ?? UInt32.max,
-                                  fragsize: UInt32.max)
+        // About 120 ms in the server: what it holds is heard before a change of speed (or,
+        // for a stream kept running while paused, before the pause), so no more. It asks
+        // for 40 ms at a time rather than its own 20 ms: a playing video wakes this thread
+        // and PulseAudio's about a third less, which a minimized thumbnail's CPU shows.
+        let bytes = { (seconds: Double) in UInt32(self.bytesPerSecond * seconds) }
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes(0.12), prebuf: UInt32.max,
+                                  minreq: bytes(0.04), fragsize: UInt32.max)
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue
                                       | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                                       | PA_STREAM_ADJUST_LATENCY.rawValue)
