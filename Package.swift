@@ -13,7 +13,7 @@ let delayLoadedElsewhere: [LinkerSetting] = []
 #else
 let delayLoadedElsewhere: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swscale", "swresample", "webpdemux",
     "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband",
-    "pulse", "seccomp", "tiff"]
+    "pulse", "seccomp", "tiff", "png16", "freetype", "fontconfig"]
     .map { .linkedLibrary($0) }
 #endif
 
@@ -35,8 +35,10 @@ let package = Package(
         // No pkgConfig: libpulse's .pc file adds -D_REENTRANT and -pthread, which SwiftPM refuses
         // (with a warning in every app that depends on the library); CDelayLoad loads it.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse"),
-        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2 fontconfig"),
-        // libpng for the program's own icons: freetype brings it, so it maps nothing new.
+        // FreeType and fontconfig for the interface's text, loaded by CDelayLoad when text is
+        // first drawn; a C target so that its include folder can bring FreeType's headers.
+        .target(name: "CFreeType", dependencies: ["CDelayLoad"], path: "Sources/CFreeType"),
+        // libpng, for PNG files the program ships; CDelayLoad loads it on the first call.
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1"),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "CJPEG", dependencies: ["CDelayLoad"], path: "Sources/CJPEG"),
         // PNG and TIFF pictures too large to hold whole, read a few rows at a time: C because
         // libpng's errors longjmp and libtiff's go to a handler for the whole process.
-        .target(name: "CRows", dependencies: ["CDelayLoad"], path: "Sources/CRows", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CRows", dependencies: ["CDelayLoad"], path: "Sources/CRows"),
         // Pictures FFmpeg 5.1 cannot open or animate: AVIF, HEIC, animated JPEG XL, SVG drawn at
         // the size shown; and Little CMS to show them (and every other still) in the display's colours.
         .systemLibrary(name: "CAVIF", path: "Sources/CAVIF"),
@@ -76,7 +78,7 @@ let package = Package(
         .target(name: "ThumbnailCache", dependencies: ["MediaCore", "CFFmpeg"]),
         .target(name: "Playback", dependencies: ["MediaCore", "Web", "Subtitles", "ThumbnailCache", "CSandbox", "CScale", "CFrameShare", "CFFmpeg", "CPulse", "CWebP", "CJPEG", "CRows",
                                                  "CAVIF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CASS", "CRubberBand", "CDelayLoad"]),
-        .target(name: "Windowing", dependencies: ["CX11", "CFreeType", "CPNG"]),
+        .target(name: "Windowing", dependencies: ["CX11", "CFreeType", "CPNG", "CDelayLoad"]),
         // The session bus (libdbus), joined to the main loop; no X11, no FFmpeg.
         .target(name: "SessionBus", dependencies: ["CDBus"]),
         .target(name: "Viewer", dependencies: ["Playback", "MediaCore", "Web", "Subtitles", "ThumbnailCache", "Windowing"]),

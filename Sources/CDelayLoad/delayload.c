@@ -47,6 +47,9 @@ static const char *const library_names[DELAYLOAD_LIBRARY_COUNT] = {
     [DELAYLOAD_PULSE] = "libpulse.so.0",
     [DELAYLOAD_SECCOMP] = "libseccomp.so.2",
     [DELAYLOAD_TIFF] = "libtiff.so.6",
+    [DELAYLOAD_PNG] = "libpng16.so.16",
+    [DELAYLOAD_FREETYPE] = "libfreetype.so.6",
+    [DELAYLOAD_FONTCONFIG] = "libfontconfig.so.1",
 };
 
 // The symbol names in symbols.h use these short library names.
@@ -58,6 +61,7 @@ enum {
     dl_rsvg = DELAYLOAD_RSVG, dl_gobject = DELAYLOAD_GOBJECT, dl_glib = DELAYLOAD_GLIB,
     dl_cairo = DELAYLOAD_CAIRO, dl_ass = DELAYLOAD_ASS, dl_rubberband = DELAYLOAD_RUBBERBAND,
     dl_pulse = DELAYLOAD_PULSE, dl_seccomp = DELAYLOAD_SECCOMP, dl_tiff = DELAYLOAD_TIFF,
+    dl_png = DELAYLOAD_PNG, dl_freetype = DELAYLOAD_FREETYPE, dl_fontconfig = DELAYLOAD_FONTCONFIG,
 };
 
 static pthread_mutex_t binding = PTHREAD_MUTEX_INITIALIZER;

@@ -1,9 +1,8 @@
 #ifndef MEDIAVIEW_CPNG_SHIM_H
 #define MEDIAVIEW_CPNG_SHIM_H
 
-// libpng for the program's own PNGs (its window icons). freetype links libpng already, so
-// reading them this way maps nothing new, where FFmpeg would load its codecs into a viewer
-// that shows only photos decoded by its worker.
+// libpng for PNG files an app ships (its own icons), loaded by CDelayLoad on the first call,
+// where FFmpeg would load its codecs into a viewer that shows only photos decoded by its worker.
 #include <png.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -48,7 +48,8 @@ enum Warmup {
     static func libraries(for kind: WorkerKind) -> [delayload_library] {
         // libseccomp too: the filter is built after Landlock has closed the file system.
         let photos = [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE,
-                      DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX, DELAYLOAD_TIFF]
+                      DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX, DELAYLOAD_TIFF,
+                      DELAYLOAD_PNG]
         switch kind {
         case .photos: return photos
         case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]

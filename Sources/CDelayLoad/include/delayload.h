@@ -2,10 +2,12 @@
 #define MEDIAVIEW_DELAYLOAD_H
 
 // The codec and picture libraries (FFmpeg, libjpeg-turbo, libwebp, Little CMS, libavif,
-// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band, libtiff) are not linked into
-// the programs: each is loaded the first time one of its functions is called. A viewer
-// showing a photo decoded by its worker then never maps them, and starts without the
-// dynamic linker's work on some 130 libraries it would not use.
+// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band, libtiff, libpng) are not
+// linked into the programs: each is loaded the first time one of its functions is called. A
+// viewer showing a photo decoded by its worker then never maps them, and starts without the
+// dynamic linker's work on some 130 libraries it would not use. FreeType and fontconfig, for
+// the interface's text, load the same way: until a line of text is drawn the viewer maps no
+// font library, nor libpng, which FreeType links for colour glyphs.
 
 /// The libraries loaded on first use, in the order of `delayload_library_name`.
 typedef enum delayload_library {
@@ -30,6 +32,9 @@ typedef enum delayload_library {
     DELAYLOAD_PULSE,
     DELAYLOAD_SECCOMP,
     DELAYLOAD_TIFF,
+    DELAYLOAD_PNG,
+    DELAYLOAD_FREETYPE,
+    DELAYLOAD_FONTCONFIG,
     DELAYLOAD_LIBRARY_COUNT,
 } delayload_library;
 

@@ -76,7 +76,7 @@ final class ProgramRun {
         presentation.screenshotDirectory = ViewerApp.picturesDirectory(environment)
         let assets = ViewerApp.assetsDirectory()
         presentation.windowIcons = [16, 32, 48, 64, 128].compactMap {
-            RGBAImage(pngFile: assets + "/icons/hicolor/\($0)x\($0)/apps/mediaview.png")
+            RGBAImage(rgbaFile: assets + "/icons/window/mediaview-\($0)x\($0).rgba", width: $0, height: $0)
         }
         presentation.thumbnailMemoryPath = ViewerApp.stateDirectory(environment).map { $0 + "/thumbnail-places" }
         presentation.thumbnailStore = GalleryRecorder.thumbnailDirectory(environment).map {

@@ -2,9 +2,9 @@ import CPNG
 import Glibc
 
 extension RGBAImage {
-    /// The picture in a PNG file the program ships (its window icons), read with libpng,
-    /// which the font code maps anyway; nil when the file cannot be read as a PNG or a side
-    /// is over 1024 pixels. Pictures a user names go through the player's decoders instead.
+    /// The picture in a PNG file an app ships (its own icons), read with libpng, which is
+    /// loaded on this first call; nil when the file cannot be read as a PNG or a side is over
+    /// 1024 pixels. Pictures a user names go through the player's decoders instead.
     public init?(pngFile path: String) {
         var width: UInt32 = 0
         var height: UInt32 = 0

@@ -79,8 +79,7 @@ final class FreeTypeFace {
     func render(glyphIndex: UInt32, codepoint: UInt32) -> Glyph? {
         // Light hinting: snaps vertically for crisp baselines and x-heights but keeps the
         // designed shapes and spacing, which looks right at the sizes labels use.
-        let lightTarget = (Int32(FT_RENDER_MODE_LIGHT.rawValue) & 15) << 16
-        guard FT_Load_Glyph(face, glyphIndex, cft_load_render | lightTarget) == 0 else { return nil }
+        guard cft_load_rendered_light(face, glyphIndex) == 0 else { return nil }
         let slot = face.pointee.glyph.pointee
         let bm = slot.bitmap
         let w = Int(bm.width), h = Int(bm.rows)

@@ -11,7 +11,9 @@ extension MediaviewProgram {
         /// none belongs in a viewer showing a worker's photo, which arrives over the worker's
         /// memory and is drawn by the viewer's own still scaler.
         static let parsers = ["libavutil", "libavcodec", "libavformat", "libswresample", "libswscale", "libjpeg", "libwebp", "libavif",
-                              "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d", "libtiff"]
+                              "libheif", "libde265", "libjxl", "librsvg", "liblcms2", "libass", "libdav1d", "libtiff", "libpng16"]
+        /// The interface's font libraries: loaded when the first line of text is drawn.
+        static let fonts = ["libfreetype.so", "libfontconfig.so"]
 
         /// The shared objects `pid` maps, by file name. Read with cat: Foundation trusts the
         /// size procfs reports, 0, and reads nothing.
@@ -33,13 +35,34 @@ extension MediaviewProgram {
             #expect(s.shows(0x0000FF), "the photo is not on screen; stderr: \(s.run.stderr)")
             let libraries = try mapped(s.run.pid)
             #expect(parsers(in: libraries).isEmpty, "the viewer maps \(parsers(in: libraries))")
-            // Nor the sound server's library: a photo has no sound.
+            // Nor the sound server's library: a photo has no sound. Nor, with no text on
+            // screen yet, the font libraries.
             #expect(!libraries.contains { $0.hasPrefix("libpulse.so") }, "\(libraries.sorted())")
+            #expect(!libraries.contains { name in Self.fonts.contains { name.hasPrefix($0) } }, "\(libraries.sorted())")
             // The worker that decoded it has them: the photo did go through the parsers.
             let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker"]).stdout
                 .split(separator: "\n").compactMap { Int32($0) }
             let worker = try #require(workers.first, "no worker beside the viewer")
             #expect(parsers(in: try mapped(worker)).contains { $0.hasPrefix("libjpeg") })
+        }
+
+        /// The first text drawn loads FreeType and fontconfig: `i` over a photo shows its facts
+        /// in white letters, and only then does the viewer map the font libraries (with the
+        /// libpng FreeType links) and still none of the parsers.
+        @Test func theFirstTextLoadsTheFontLibraries() throws {
+            let v = try RunningViewer([try Fixtures.cameraPhoto()])
+            #expect(v.shows(RGB.red))
+            let before = try mapped(v.run.pid)
+            #expect(!before.contains { name in Self.fonts.contains { name.hasPrefix($0) } }, "\(before.sorted())")
+            try v.key("i")
+            let letters = v.window.waitFor(v.probe, timeout: 5) { img in
+                img.fraction(matching: 0xFFFFFF, x: 16, y: 16, width: 280, height: 150, tolerance: 60) > 0.01
+            }
+            #expect(letters != nil, "i drew no text")
+            let after = try mapped(v.run.pid)
+            for font in Self.fonts { #expect(after.contains { $0.hasPrefix(font) }, "no \(font) after text: \(after.sorted())") }
+            #expect(parsers(in: after).allSatisfy { $0.hasPrefix("libpng16.so") }, "the viewer maps \(parsers(in: after))")
+            #expect(v.run.stderr.isEmpty, "\(v.run.stderr)")
         }
 
         /// A GIF plays frame by frame from a worker: the viewer shows each colour in turn and
