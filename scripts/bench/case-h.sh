@@ -9,7 +9,22 @@ case_h() {
     for r in $(seq "$runs"); do
         launch_to_patch ours "$mv" --windowed --geometry $geom "$clip"
         launch_to_patch mpv "${mpv_common[@]}" --ao=pulse "$clip"
+        if floor_tool; then launch_to_patch floor "$floor_first" "$clip" 1280 720; fi
     done
+}
+
+# The floor of (h), built once a run from scripts/bench/first-picture.c: FFmpeg and Xlib
+# alone, the first picture decoded and put in a window. Fails when it cannot be built.
+floor_first=
+floor_tool() {
+    [ -n "$floor_first" ] && return 0
+    local compiler flags
+    compiler=$(command -v cc || command -v clang) || return 1
+    flags=$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil x11) || return 1
+    # shellcheck disable=SC2086
+    "$compiler" -O2 -o "$work/first-picture" "$here/first-picture.c" $flags -lpthread 2>"$work/cc-err" ||
+        { say "cannot build the (h) floor: $(head -1 "$work/cc-err")"; return 1; }
+    floor_first=$work/first-picture
 }
 
 # launch_to_patch SUBJECT COMMAND...: one sample of case (h).
