@@ -101,7 +101,7 @@ extension MediaviewProgram {
             /// darkens the picture 14 px inside its centre.
             func buttons(over rgb: UInt32) -> (previous: Bool, next: Bool)? {
                 let cy = v.window.y + 120
-                try? xdotool(["mousemove", String(v.window.x + 160), String(cy), "mousemove", String(v.window.x + 170), String(cy)])
+                _ = try? xdotool(["mousemove", String(v.window.x + 160), String(cy), "mousemove", String(v.window.x + 170), String(cy)])
                 var seen: (Bool, Bool)?
                 // The controls show for a while after the motion: read the screen once they do.
                 _ = v.window.waitFor(v.probe, timeout: 5) { img in
