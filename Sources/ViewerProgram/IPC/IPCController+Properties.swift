@@ -130,6 +130,18 @@ extension IPCController {
             if let view = c.queue.current, view.isFullscreen != on { c.queue.execute(.toggleFullscreen) }
         })),
         ("window-minimized", PropertyRow { c in .bool(c.queue.current?.isMinimized ?? false) }),
+        // mpv's words, or its milliseconds as a number; a number in a string is read too.
+        ("cursor-autohide", PropertyRow(get: { c in
+            if case .afterIdle(let s) = c.queue.pointerHiding { return .int(Int((s * 1000).rounded())) }
+            return .string(ProgramOptions.cursorAutohide(c.queue.pointerHiding))
+        }, set: { c, v in
+            let text: String
+            if let n = v.number, n == n.rounded(), abs(n) < 1e12 { text = String(Int(n)) }
+            else if case .string(let s) = v { text = s }
+            else { throw IPCError.propertyFormat }
+            guard let hiding = try? ProgramOptions.pointerHiding(text) else { throw IPCError.propertyFormat }
+            c.queue.pointerHiding = hiding
+        })),
         ("minimized", PropertyRow(get: { c in .bool(c.queue.current?.isMinimized ?? false) }, set: { c, v in
             guard let on = v.flag else { throw IPCError.propertyFormat }
             if on { c.queue.current?.minimize() } else { c.queue.current?.restore() }

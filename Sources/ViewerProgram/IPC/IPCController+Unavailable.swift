@@ -26,7 +26,7 @@ extension IPCController {
         "brightness", "contrast", "saturation", "gamma", "hue", "ab-loop-a", "ab-loop-b", "ab-loop-count", "start",
         "end", "length", "title", "screenshot-directory", "screenshot-format", "osd-level", "terminal", "msg-level",
         "shuffle", "force-window", "geometry", "autofit", "ytdl", "ytdl-format", "audio-file-auto", "sub-auto",
-        "cursor-autohide", "deinterlace", "video-sync", "interpolation", "replaygain", "audio-channels",
+        "deinterlace", "video-sync", "interpolation", "replaygain", "audio-channels",
         "playlist-start", "watch-later-directory", "save-position-on-quit", "resume-playback", "cache", "demuxer",
     ]
 

@@ -81,9 +81,9 @@ extension ProgramOptions {
         flag("--minimize-on-blur", "Window",
              "a playing video becomes the corner thumbnail when another window takes the focus") {
             $0.window.minimizeOnBlur = true },
-        value("--cursor-autohide", "no|always|MS", "Window",
-              "when the pointer hides over a playing video or a fullscreen item: never, at once, or MS "
-                + "milliseconds after it last moved (default: with the controls, 2.5 s)") {
+        value("--cursor-autohide", "no|always|with-controls|MS", "Window",
+              "when the pointer hides over a playing video or a fullscreen item: never, at once, with the "
+                + "controls (the default, 2.5 s), or MS milliseconds after it last moved") {
             $0.window.pointerHiding = try pointerHiding($1) },
         value("--geometry", "WxH[+X+Y]", "Window", "window size and position, e.g. 800x600+10+10") {
             $0.window.geometry = try geometry($1) },

@@ -15,16 +15,28 @@ extension ProgramOptions {
         }
     }
 
-    /// `--cursor-autohide`: no, always, or milliseconds after the last move, as mpv reads it.
+    /// `--cursor-autohide`: no, always, or milliseconds after the last move, as mpv reads it;
+    /// `with-controls`, the default, names itself so a script can put it back.
     static func pointerHiding(_ text: String) throws(OptionError) -> PointerHiding {
         switch text {
         case "no": return .never
         case "always": return .always
+        case "with-controls": return .withControls
         default:
             guard let ms = Int(text), ms >= 0, ms <= 86_400_000 else {
-                throw OptionError("--cursor-autohide must be no, always or milliseconds, got '\(text)'")
+                throw OptionError("--cursor-autohide must be no, always, with-controls or milliseconds, got '\(text)'")
             }
             return .afterIdle(seconds: Double(ms) / 1000)
+        }
+    }
+
+    /// How `pointerHiding(_:)` reads `hiding` back: mpv's word or its milliseconds.
+    static func cursorAutohide(_ hiding: PointerHiding) -> String {
+        switch hiding {
+        case .never: "no"
+        case .always: "always"
+        case .withControls: "with-controls"
+        case .afterIdle(let seconds): String(Int((seconds * 1000).rounded()))
         }
     }
 

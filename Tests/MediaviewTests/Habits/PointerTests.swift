@@ -54,6 +54,43 @@ extension MediaviewProgram {
             }
         }
 
+        /// A script changes it while the video plays through mpv's `cursor-autohide` property:
+        /// the pointer follows at once, the value reads back in mpv's words or milliseconds,
+        /// and a value mpv would refuse is refused and changes nothing.
+        @Test func aScriptSetsCursorAutohideWhileAVideoPlays() throws {
+            let clip = try Fixtures.solidVideo("blue", width: 320, height: 240, seconds: 30)
+            let socket = try Scratch.directory("pointer-ipc") + "/mpv.sock"
+            let (run, _, probe, _) = try start(["--windowed", "--geometry", "640x360+0+0", "--input-ipc-server=" + socket, clip])
+            defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
+            func ask(_ lines: [String]) throws -> [[String: Any]] { try MediaviewProgram.IPCLines.socat(socket, lines) }
+            func value(_ replies: [[String: Any]], _ id: Int) -> Any? { replies.first { $0["request_id"] as? Int == id }?["data"] }
+            let first = try ask([#"{"command":["get_property","cursor-autohide"],"request_id":1}"#])
+            #expect(value(first, 1) as? String == "with-controls", "\(first)")
+
+            _ = try ask([#"{"command":["set_property","cursor-autohide","always"],"request_id":2}"#])
+            _ = try xdotool(["mousemove", "300", "200", "mousemove", "310", "205"])
+            // Sooner than the controls' 2.5 s.
+            let hidden = probe.waitForPointer(timeout: 1.5) { !$0.visible && $0.name == "none" }
+            #expect(hidden.ok, "cursor-autohide=always left the pointer: \(String(describing: hidden.last))")
+
+            let bad = try ask([#"{"command":["set_property","cursor-autohide",1000],"request_id":3}"#,
+                               #"{"command":["set_property","cursor-autohide","maybe"],"request_id":4}"#,
+                               #"{"command":["set_property","cursor-autohide",-5],"request_id":5}"#,
+                               #"{"command":["set_property","cursor-autohide",1.5],"request_id":6}"#,
+                               #"{"command":["set_property","cursor-autohide",true],"request_id":7}"#,
+                               #"{"command":["get_property","cursor-autohide"],"request_id":8}"#])
+            #expect(MediaviewProgram.IPCLines.error(bad, 3) == "success", "\(bad)")
+            for id in 4...7 {
+                #expect(MediaviewProgram.IPCLines.error(bad, id) == "unsupported format for accessing property", "\(id): \(bad)")
+            }
+            #expect(value(bad, 8) as? Int == 1000, "a refused value changed it: \(bad)")
+
+            _ = try ask([#"{"command":["set_property","cursor-autohide","no"],"request_id":9}"#])
+            _ = try xdotool(["mousemove", "320", "210"])
+            #expect(probe.waitForPointer(timeout: 3) { $0.visible }.ok, "the pointer is not shown after a move")
+            #expect(!probe.waitForPointer(timeout: 4) { !$0.visible }.ok, "cursor-autohide=no hid the pointer")
+        }
+
         @Test func aZoomedPictureShowsAHandThatClosesWhileDragging() throws {
             let big = try Fixtures.solidImage("blue", width: 1600, height: 1200)
             let (run, w, probe, log) = try start(["--windowed", "--geometry", "640x360+0+0", big])

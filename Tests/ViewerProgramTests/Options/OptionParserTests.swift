@@ -82,9 +82,14 @@ import Viewer
         #expect(try parse("--cursor-autohide", "always").window.pointerHiding == .always)
         #expect(try parse("--cursor-autohide=1000").window.pointerHiding == .afterIdle(seconds: 1))
         #expect(try parse("--cursor-autohide=0").window.pointerHiding == .afterIdle(seconds: 0))
+        #expect(try parse("--cursor-autohide=with-controls").window.pointerHiding == .withControls)
+        // Each value reads back as the word or number that makes it again.
+        for hiding in [PointerHiding.withControls, .never, .always, .afterIdle(seconds: 1.25)] {
+            #expect(try ProgramOptions.pointerHiding(ProgramOptions.cursorAutohide(hiding)) == hiding)
+        }
         for bad in ["yes", "-5", "1.5", "", "99999999999999999999"] {
             #expect(failure("--cursor-autohide=" + bad)
-                    == "mediaview: --cursor-autohide must be no, always or milliseconds, got '\(bad)'")
+                    == "mediaview: --cursor-autohide must be no, always, with-controls or milliseconds, got '\(bad)'")
         }
     }
 
