@@ -130,15 +130,24 @@ extension IPCController {
             if let view = c.queue.current, view.isFullscreen != on { c.queue.execute(.toggleFullscreen) }
         })),
         ("window-minimized", PropertyRow { c in .bool(c.queue.current?.isMinimized ?? false) }),
-        // mpv's words, or its milliseconds as a number; a number in a string is read too.
+        // As mpv answers: `no` reads false (and false sets it), `always` its word, a delay
+        // its milliseconds as a number; a number in a string is read too.
         ("cursor-autohide", PropertyRow(get: { c in
-            if case .afterIdle(let s) = c.queue.pointerHiding { return .int(Int((s * 1000).rounded())) }
-            return .string(ProgramOptions.cursorAutohide(c.queue.pointerHiding))
+            switch c.queue.pointerHiding {
+            case .never: return .bool(false)
+            case .afterIdle(let s): return .int(Int((s * 1000).rounded()))
+            case let other: return .string(ProgramOptions.cursorAutohide(other))
+            }
         }, set: { c, v in
             let text: String
-            if let n = v.number, n == n.rounded(), abs(n) < 1e12 { text = String(Int(n)) }
-            else if case .string(let s) = v { text = s }
-            else { throw IPCError.propertyFormat }
+            switch v {
+            case .bool(false): text = "no"
+            case .string(let s): text = s
+            case .int(let n): text = String(n)
+            case .double(let n): guard n == n.rounded(), abs(n) < 1e12 else { throw IPCError.propertyError }
+                text = String(Int(n))
+            default: throw IPCError.propertyFormat
+            }
             guard let hiding = try? ProgramOptions.pointerHiding(text) else { throw IPCError.propertyFormat }
             c.queue.pointerHiding = hiding
         })),
