@@ -133,11 +133,9 @@ extension IPCController {
         // As mpv answers: `no` reads false (and false sets it), `always` its word, a delay
         // its milliseconds as a number; a number in a string is read too.
         ("cursor-autohide", PropertyRow(get: { c in
-            switch c.queue.pointerHiding {
-            case .never: return .bool(false)
-            case .afterIdle(let s): return .int(Int((s * 1000).rounded()))
-            case let other: return .string(ProgramOptions.cursorAutohide(other))
-            }
+            if c.queue.pointerHiding == .never { return .bool(false) }
+            let word = ProgramOptions.cursorAutohide(c.queue.pointerHiding)
+            return Int(word).map { .int($0) } ?? .string(word)
         }, set: { c, v in
             let text: String
             switch v {
