@@ -267,3 +267,53 @@ int sbx_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_AL
 int sbx_term_signal(int status) { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
 
 int sbx_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+int sbx_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+int sbx_fork_to(int parent) {
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) return -1;
+    pid_t middle = fork();
+    if (middle < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (middle == 0) {
+        pid_t worker = fork();
+        if (worker == 0) {
+            close(p[0]);
+            close(p[1]);
+            // The middle process exits as soon as it has said our pid; until then a death
+            // signal would be tied to it. At most 2 s, then this worker gives up.
+            for (int i = 0; i < 40000 && getppid() != parent; i++) usleep(50);
+            if (getppid() != parent) _exit(1);
+            return 0;
+        }
+        _exit(write(p[1], &worker, sizeof worker) == (ssize_t)sizeof worker && worker > 0 ? 0 : 1);
+    }
+    close(p[1]);
+    pid_t worker = -1;
+    ssize_t n;
+    do { n = read(p[0], &worker, sizeof worker); } while (n < 0 && errno == EINTR);
+    close(p[0]);
+    // Once the middle process is collected, the worker has been re-parented to the viewer.
+    int status;
+    while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {}
+    return n == (ssize_t)sizeof worker && worker > 0 ? worker : -1;
+}
+
+int sbx_retitle(const char *word, int argc) {
+    // A zygote started by hand, without the room, keeps its arguments.
+    if (argc < 3) return -1;
+    // glibc's program_invocation_name is argv[0] itself; the arguments follow it, each
+    // ended by a NUL, in one block the kernel reports as the command line.
+    char *start = program_invocation_name + strlen(program_invocation_name) + 1;
+    char *end = start + strlen(start);
+    end += strlen(end + 1) + 1;
+    size_t room = (size_t)(end - start), n = strlen(word);
+    if (n > room) return -1;
+    memcpy(start, word, n);
+    memset(start + n, 0, room - n);
+    return 0;
+}

@@ -5,8 +5,9 @@ import Playback
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
 let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
-// The viewer names what this worker is for; a worker started by hand gets everything.
-let kind = CommandLine.arguments.dropFirst().first.flatMap(WorkerKind.init(rawValue:)) ?? .drawings
+// The viewer names what this worker is for (a worker started by hand gets everything), or
+// starts it as the zygote, which returns here only in the workers it forks.
+let kind = Zygote.kind()
 let steps = Confinement.apply(kind)
 let channel: Int32 = 0
 let previews = PreviewServing(channel: channel)

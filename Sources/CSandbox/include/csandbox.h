@@ -59,4 +59,16 @@ int sbx_exit_code(int status);
 /// Whether this is a sanitizer test build: its worker must not run the leak check at exit,
 /// which needs ptrace, forbidden in the sandbox.
 int sbx_sanitized(void);
+
+/// Makes the viewer the parent of the workers its zygote forks (PR_SET_CHILD_SUBREAPER), so
+/// it can collect them and read how they ended, as it does for workers it starts itself.
+int sbx_become_subreaper(void);
+/// In the zygote: forks a worker whose parent becomes `parent` (the viewer, a subreaper)
+/// through a middle process that exits at once. Returns the worker's pid, once it is the
+/// viewer's child, in the zygote; 0 in the worker; -1 on failure.
+int sbx_fork_to(int parent);
+/// Writes `word` over the process's arguments after its name, so `ps` and `pgrep -f` show
+/// what a forked worker is for rather than the zygote's arguments: the zygote is started
+/// with `argc` 3, its last argument the room. -1 if it does not fit.
+int sbx_retitle(const char *word, int argc);
 #endif

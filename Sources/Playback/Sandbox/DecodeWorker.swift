@@ -37,6 +37,22 @@ final class DecodeWorker {
     /// Starts the program at `path`, not waiting for it: `ready` does, on the thread that
     /// needs the worker, so two workers started at once warm up at once.
     static func launch(path: String, kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, arguments: [kind.rawValue], kind: kind, fonts: kind == .subtitles, testing: testing)
+    }
+
+    /// Starts the zygote at `path`: warmed as a photos worker, it forks the others. Its last
+    /// argument is room for a forked worker to write its own kind's name over.
+    static func launchZygote(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, arguments: ["zygote", String(repeating: " ", count: 12)], kind: .photos, fonts: true, testing: testing)
+    }
+
+    /// A worker the zygote forked, as its parent would have had it from `launch`.
+    static func forked(pid: pid_t, socket: Int32, kind: WorkerKind) -> DecodeWorker {
+        DecodeWorker(pid: pid, socket: socket, steps: 0, kind: kind)
+    }
+
+    private static func launch(path: String, arguments: [String], kind: WorkerKind, fonts: Bool,
+                               testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
@@ -46,11 +62,11 @@ final class DecodeWorker {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(kind.rawValue), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         // No Swift backtracer: on a crash it would start a helper program, which the sandbox
         // forbids, and the user would read "killed by the sandbox" instead of "crashed".
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + fontPlaces(kind) + [nil]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + (fonts ? fontPlaces() : []) + [nil]
         defer { (argv + envp).forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(pair[1])
@@ -63,9 +79,8 @@ final class DecodeWorker {
 
     /// Where a user's own fonts are, for the worker that draws subtitles: fontconfig finds
     /// `~/.fonts` and `$XDG_DATA_HOME/fonts` through these, as the viewer would.
-    private static func fontPlaces(_ kind: WorkerKind) -> [UnsafeMutablePointer<CChar>?] {
-        guard kind == .subtitles else { return [] }
-        return ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"].compactMap { name in
+    private static func fontPlaces() -> [UnsafeMutablePointer<CChar>?] {
+        WorkerKind.fontEnvironment.compactMap { name in
             getenv(name).map { strdup(name + "=" + String(cString: $0)) }
         }
     }

@@ -17,6 +17,10 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     /// may read files after its start: the fonts, and nothing else (Landlock).
     case subtitles
 
+    /// The variables through which fontconfig finds a user's own fonts (`~/.fonts`,
+    /// `$XDG_DATA_HOME/fonts`): only the subtitles worker is given them.
+    public static let fontEnvironment = ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
+
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {
         if head.starts(with: StillFile.jpeg) || head.starts(with: StillFile.png) { return .photos }

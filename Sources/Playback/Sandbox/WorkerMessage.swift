@@ -159,6 +159,11 @@ public struct WorkerMessage {
         case urlOpened = 53
         /// Worker to viewer: the source `numbers[0]` is no longer read.
         case closeURL = 54
+        /// Viewer to zygote: fork a worker of the kind named in `text`, its channel the fd;
+        /// answered `forked`, or `failure` with the one line.
+        case fork = 55
+        /// Zygote to viewer: the forked worker's pid, in `numbers[0]`; it is the viewer's child.
+        case forked = 56
     }
 
     /// The largest message: the numbers and a line of text.

@@ -19,6 +19,11 @@ final class WorkerSpawner: @unchecked Sendable {
     }
 
     private let condition = Condition()
+    /// The zygote for each worker program (and test flag); touched only on the spawning thread.
+    private var zygotes: [String: WorkerZygote] = [:]
+    /// Zygotes started so far: one that keeps dying is not started again and again.
+    private var zygoteStarts = 0
+    private static let mostZygoteStarts = 3
     private var jobs: [Job] = []
     private var started = false
 
@@ -58,11 +63,24 @@ final class WorkerSpawner: @unchecked Sendable {
             while jobs.isEmpty { condition.wait() }
             let job = jobs.removeFirst()
             condition.unlock()
-            let result = DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
+            let result = forked(job) ?? DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
             condition.withLock {
                 job.result = result
                 condition.broadcast()
             }
         }
+    }
+
+    /// The job's worker forked from its zygote (started on first use, and again should it
+    /// have died); nil when there is none, and the worker is started as a program.
+    private func forked(_ job: Job) -> Result<DecodeWorker, DecodeFailure>? {
+        let key = job.path + (job.testing ? " (test)" : "")
+        if let zygote = zygotes[key], let result = zygote.fork(job.kind) { return result }
+        zygotes[key] = nil
+        guard zygoteStarts < WorkerSpawner.mostZygoteStarts else { return nil }
+        zygoteStarts += 1
+        guard let zygote = WorkerZygote.start(path: job.path, testing: job.testing) else { return nil }
+        zygotes[key] = zygote
+        return zygote.fork(job.kind)
     }
 }

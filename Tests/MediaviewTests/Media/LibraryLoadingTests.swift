@@ -40,7 +40,7 @@ extension MediaviewProgram {
             #expect(!libraries.contains { $0.hasPrefix("libpulse.so") }, "\(libraries.sorted())")
             #expect(!libraries.contains { name in Self.fonts.contains { name.hasPrefix($0) } }, "\(libraries.sorted())")
             // The worker that decoded it has them: the photo did go through the parsers.
-            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker"]).stdout
+            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker photos"]).stdout
                 .split(separator: "\n").compactMap { Int32($0) }
             let worker = try #require(workers.first, "no worker beside the viewer")
             #expect(parsers(in: try mapped(worker)).contains { $0.hasPrefix("libjpeg") })

@@ -1,0 +1,64 @@
+import CSandbox
+import Glibc
+import Playback
+
+/// The warm worker the viewer forks the others from.
+///
+/// A worker started as a new program spends 25-60 ms of a core binding FFmpeg's libraries
+/// and the hundred libraries they link, before it decodes anything: most of a film's launch,
+/// which starts three of them. The zygote does that once, as a photos worker would, and then
+/// only forks. Each worker it forks confines itself as a started one does, and its parent
+/// is the viewer (a subreaper), which collects it and reads how it ended.
+///
+/// The zygote parses no media: it reads fork requests from the viewer, nothing else.
+enum Zygote {
+    /// The kind of worker this process is: named by its argument, or, in a zygote, by the
+    /// request it was forked for (the zygote itself never returns from here).
+    static func kind() -> WorkerKind {
+        let argument = CommandLine.arguments.dropFirst().first
+        guard argument == "zygote" else { return argument.flatMap(WorkerKind.init(rawValue:)) ?? .drawings }
+        return serve(channel: 0)
+    }
+
+    /// Warms up, says it is ready, and forks a worker for each request until the viewer
+    /// hangs up; returns in each forked worker, with its kind.
+    private static func serve(channel: Int32) -> WorkerKind {
+        sbx_close_from(3)
+        var steps: Int32 = 0
+        if sbx_die_with_parent() == 0 { steps |= Int32(SBX_PDEATHSIG) }
+        if sbx_no_new_privs() == 0 { steps |= Int32(SBX_NO_NEW_PRIVS) }
+        // Every kind's first libraries: FFmpeg, the photo formats' and Little CMS. The
+        // drawings' and subtitles' own are loaded after the fork, by the worker that needs them.
+        Warmup.run(.photos)
+        let viewer = getppid()
+        guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(0) }
+        while let request = WorkerMessage.receive(on: channel) {
+            guard request.kind == .fork, request.fd >= 0, let kind = WorkerKind(rawValue: request.text) else {
+                if request.fd >= 0 { close(request.fd) }
+                guard WorkerMessage(kind: .failure, text: "the zygote only forks decoders").send(on: channel) else { exit(0) }
+                continue
+            }
+            let pid = sbx_fork_to(viewer)
+            if pid == 0 {
+                become(kind, channel: request.fd)
+                return kind
+            }
+            let why = String(cString: strerror(errno))
+            close(request.fd)
+            let answer = pid > 0 ? WorkerMessage(kind: .forked, numbers: [Int64(pid)])
+                : WorkerMessage(kind: .failure, text: "cannot fork a decoder: \(why)")
+            guard answer.send(on: channel) else { exit(0) }
+        }
+        exit(0)
+    }
+
+    /// In a forked worker: its own channel on fd 0 in place of the zygote's, its kind in its
+    /// command line, and the user's folders only for the subtitles worker, as when started.
+    private static func become(_ kind: WorkerKind, channel: Int32) {
+        dup2(channel, 0)
+        close(channel)
+        _ = sbx_retitle(kind.rawValue, Int32(CommandLine.arguments.count))
+        guard kind != .subtitles else { return }
+        for name in WorkerKind.fontEnvironment { unsetenv(name) }
+    }
+}
