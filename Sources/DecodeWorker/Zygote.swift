@@ -40,7 +40,7 @@ enum Zygote {
             }
             let pid = sbx_fork_to(viewer)
             if pid == 0 {
-                become(kind, channel: request.fd)
+                become(kind, channel: request.fd, testing: request.numbers[0] == 1)
                 return kind
             }
             let why = String(cString: strerror(errno))
@@ -53,11 +53,13 @@ enum Zygote {
     }
 
     /// In a forked worker: its own channel on fd 0 in place of the zygote's, its kind in its
-    /// command line, and the user's folders only for the subtitles worker, as when started.
-    private static func become(_ kind: WorkerKind, channel: Int32) {
+    /// command line, the environment a started one would have had (the tests' flag, and the
+    /// user's folders only for the subtitles worker).
+    private static func become(_ kind: WorkerKind, channel: Int32, testing: Bool) {
         dup2(channel, 0)
         close(channel)
         _ = sbx_retitle(kind.rawValue, Int32(CommandLine.arguments.count))
+        if testing { setenv("MEDIAVIEW_WORKER_TEST", "1", 1) } else { unsetenv("MEDIAVIEW_WORKER_TEST") }
         guard kind != .subtitles else { return }
         for name in WorkerKind.fontEnvironment { unsetenv(name) }
     }

@@ -4,10 +4,10 @@ import Playback
 // mediaview-worker: decodes still pictures, animations, videos' containers, pictures and sound, subtitle text, gallery thumbnails, track previews and zoomed JPEGs' tiles for the viewer inside a sandbox, so a crafted
 // file that breaks a parser gets a process with no files, no network and no display.
 // The channel to the viewer is fd 0 (a SOCK_SEQPACKET socket).
-let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
 // The viewer names what this worker is for (a worker started by hand gets everything), or
 // starts it as the zygote, which returns here only in the workers it forks.
 let kind = Zygote.kind()
+let testing = getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false
 let steps = Confinement.apply(kind)
 let channel: Int32 = 0
 let previews = PreviewServing(channel: channel)

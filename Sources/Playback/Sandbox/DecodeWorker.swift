@@ -40,10 +40,11 @@ final class DecodeWorker {
         launch(path: path, arguments: [kind.rawValue], kind: kind, fonts: kind == .subtitles, testing: testing)
     }
 
-    /// Starts the zygote at `path`: warmed as a photos worker, it forks the others. Its last
-    /// argument is room for a forked worker to write its own kind's name over.
-    static func launchZygote(path: String, testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
-        launch(path: path, arguments: ["zygote", String(repeating: " ", count: 12)], kind: .photos, fonts: true, testing: testing)
+    /// Starts the zygote at `path`: warmed as a photos worker, it forks the others (each
+    /// told whether it takes the tests' requests). Its last argument is room for a forked
+    /// worker to write its own kind's name over.
+    static func launchZygote(path: String) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, arguments: ["zygote", String(repeating: " ", count: 12)], kind: .photos, fonts: true, testing: false)
     }
 
     /// A worker the zygote forked, as its parent would have had it from `launch`.

@@ -159,8 +159,9 @@ public struct WorkerMessage {
         case urlOpened = 53
         /// Worker to viewer: the source `numbers[0]` is no longer read.
         case closeURL = 54
-        /// Viewer to zygote: fork a worker of the kind named in `text`, its channel the fd;
-        /// answered `forked`, or `failure` with the one line.
+        /// Viewer to zygote: fork a worker of the kind named in `text`, its channel the fd,
+        /// taking the tests' requests when `numbers[0]` is 1; answered `forked`, or
+        /// `failure` with the one line.
         case fork = 55
         /// Zygote to viewer: the forked worker's pid, in `numbers[0]`; it is the viewer's child.
         case forked = 56

@@ -1,3 +1,4 @@
+import CSandbox
 import Glibc
 import MediaCore
 
@@ -19,11 +20,12 @@ final class WorkerSpawner: @unchecked Sendable {
     }
 
     private let condition = Condition()
-    /// The zygote for each worker program (and test flag); touched only on the spawning thread.
+    /// The zygote for each worker program; touched only on the spawning thread.
     private var zygotes: [String: WorkerZygote] = [:]
-    /// Zygotes started so far: one that keeps dying is not started again and again.
-    private var zygoteStarts = 0
-    private static let mostZygoteStarts = 3
+    /// Zygotes that failed to start, one after another: after three, workers are started as
+    /// programs for the rest of the run rather than waiting on a start that keeps failing.
+    private var zygoteFailures = 0
+    private static let mostZygoteFailures = 3
     private var jobs: [Job] = []
     private var started = false
 
@@ -74,13 +76,22 @@ final class WorkerSpawner: @unchecked Sendable {
     /// The job's worker forked from its zygote (started on first use, and again should it
     /// have died); nil when there is none, and the worker is started as a program.
     private func forked(_ job: Job) -> Result<DecodeWorker, DecodeFailure>? {
-        let key = job.path + (job.testing ? " (test)" : "")
-        if let zygote = zygotes[key], let result = zygote.fork(job.kind) { return result }
+        // Under ThreadSanitizer a forked process restarts the sanitizer's own thread, and a
+        // process of two threads cannot enter a new user namespace: the sanitizer test
+        // builds start each worker as a program, as every build did before the zygote.
+        guard sbx_sanitized() == 0 else { return nil }
+        let key = job.path
+        if let zygote = zygotes[key], let result = zygote.fork(job.kind, testing: job.testing) { return result }
+        // One that died (a user's kill, the OOM killer) is collected here; its workers were
+        // the viewer's children and play on.
         zygotes[key] = nil
-        guard zygoteStarts < WorkerSpawner.mostZygoteStarts else { return nil }
-        zygoteStarts += 1
-        guard let zygote = WorkerZygote.start(path: job.path, testing: job.testing) else { return nil }
+        guard zygoteFailures < WorkerSpawner.mostZygoteFailures else { return nil }
+        guard let zygote = WorkerZygote.start(path: job.path) else {
+            zygoteFailures += 1
+            return nil
+        }
+        zygoteFailures = 0
         zygotes[key] = zygote
-        return zygote.fork(job.kind)
+        return zygote.fork(job.kind, testing: job.testing)
     }
 }

@@ -11,35 +11,31 @@ import Glibc
 /// started (a double-forking helper) is re-parented to it too, and stays a zombie unless
 /// collected: the price of that choice, which `mediaview` itself never meets.
 final class WorkerZygote {
-    let path: String
-    let testing: Bool
     private let process: DecodeWorker
 
-    private init(path: String, testing: Bool, process: DecodeWorker) {
-        self.path = path
-        self.testing = testing
+    private init(process: DecodeWorker) {
         self.process = process
     }
 
     /// Starts the zygote and waits (at most 3 s) for it to be warm; nil when the viewer
     /// cannot be made a subreaper or the zygote does not start, and workers are then
     /// started as programs of their own.
-    static func start(path: String, testing: Bool) -> WorkerZygote? {
+    static func start(path: String) -> WorkerZygote? {
         guard sbx_become_subreaper() == 0,
-              case .success(let launched) = DecodeWorker.launchZygote(path: path, testing: testing),
+              case .success(let launched) = DecodeWorker.launchZygote(path: path),
               case .success(let ready) = launched.ready() else { return nil }
-        return WorkerZygote(path: path, testing: testing, process: ready)
+        return WorkerZygote(process: ready)
     }
 
     /// A worker of `kind`, forked and not yet ready (`DecodeWorker.ready` waits for that);
-    /// nil when the zygote is gone, and it is not asked again.
-    func fork(_ kind: WorkerKind) -> Result<DecodeWorker, DecodeFailure>? {
+    /// `testing`: it takes the tests' requests. Nil when the zygote is gone.
+    func fork(_ kind: WorkerKind, testing: Bool) -> Result<DecodeWorker, DecodeFailure>? {
         guard process.isAlive else { return nil }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
         }
-        let outcome = process.exchange(WorkerMessage(kind: .fork, text: kind.rawValue, fd: pair[1]), timeout: 3)
+        let outcome = process.exchange(WorkerMessage(kind: .fork, numbers: [testing ? 1 : 0], text: kind.rawValue, fd: pair[1]), timeout: 3)
         close(pair[1])
         switch outcome {
         case .answer(let m) where m.kind == .forked && m.numbers[0] > 0:

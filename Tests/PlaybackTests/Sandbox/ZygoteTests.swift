@@ -1,0 +1,57 @@
+import CSandbox
+import Foundation
+@testable import Playback
+import TestSupport
+import Testing
+
+/// The zygote the workers are forked from, as a user's playback depends on it: each worker
+/// it forks is the viewer's own child, confined as a started one; killed, it takes no
+/// worker with it, and the next worker comes from a new one.
+@Suite(.serialized) struct ZygoteTests {
+    /// The pids of this process's children whose command line matches `pattern`.
+    private func children(_ pattern: String) throws -> [Int32] {
+        try Run.process("pgrep", ["-P", "\(getpid())", "-f", pattern], timeout: 5).stdout
+            .split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    /// Whether `pid` has ended: gone, or a zombie waiting to be collected.
+    private func ended(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
+
+    @Test func aKilledZygoteTakesNoWorkerWithItAndIsReplaced() throws {
+        let pool = DecodeWorkers(timeout: 2, testing: true)
+        defer { pool.stopAll() }
+        #expect(pool.confinement(.media)?.missing == [])
+        let worker = try #require(pool.idlePIDs.first)
+        let zygotes = try children("mediaview-worker zygote")
+        guard sbx_sanitized() == 0 else {
+            // The sanitizer builds start each worker as a program (a forked one could not
+            // enter a user namespace beside ThreadSanitizer's thread).
+            #expect(zygotes.isEmpty, "a zygote in a sanitizer build")
+            #expect(try children("mediaview-worker media").contains(worker))
+            return
+        }
+        let zygote = try #require(zygotes.first, "no zygote")
+        #expect(zygotes.count == 1, "\(zygotes)")
+        // Forked from the zygote, the worker is still this process's child, named for its kind.
+        #expect(try children("mediaview-worker media").contains(worker), "the media worker is not our child")
+
+        kill(zygote, SIGKILL)
+        let deadline = Date().addingTimeInterval(3)
+        while !ended(zygote) && Date() < deadline { usleep(10_000) }
+        #expect(ended(zygote), "the zygote did not end")
+
+        // The worker forked before plays on: taken, it is still alive and given back.
+        #expect(pool.confinement(.media)?.missing == [])
+        #expect(pool.idlePIDs.contains(worker), "the media worker died with its zygote: \(pool.idlePIDs)")
+        // The next worker comes from a new zygote, confined as fully, and the old one was collected.
+        #expect(pool.confinement(.containers)?.missing == [])
+        let next = try children("mediaview-worker zygote")
+        #expect(next.count == 1 && next.first != zygote, "zygotes now: \(next), before: \(zygote)")
+        #expect(kill(zygote, 0) != 0, "the killed zygote was left uncollected")
+        #expect(try !children("mediaview-worker containers").isEmpty)
+    }
+}
