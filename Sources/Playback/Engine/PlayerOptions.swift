@@ -38,7 +38,8 @@ public struct PlayerOptions: Sendable {
     public var onWarning: @Sendable (String) -> Void = { StandardError.write($0) }
     /// Where still pictures (local files and web pictures), animations, videos and songs, a
     /// local video's track previews and a zoomed photo's tiles are decoded: a sandboxed
-    /// worker process unless off.
+    /// worker process unless off. The workers are forked from one warm process and
+    /// re-parented to the app, which becomes a subreaper (docs/sandbox.md, "the zygote").
     public var sandbox = SandboxMode.automatic
     /// Which first look (`Player.firstLook`) a JPEG photo offers before its full decode.
     public var firstLook = FirstLook.Allowed.none

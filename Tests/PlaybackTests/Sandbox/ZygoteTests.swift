@@ -54,4 +54,46 @@ import Testing
         #expect(kill(zygote, 0) != 0, "the killed zygote was left uncollected")
         #expect(try !children("mediaview-worker containers").isEmpty)
     }
+
+    /// The zygote answers anything but a well-formed fork request with one line and goes on
+    /// forking: a request of another kind, a kind it does not know, a request without a
+    /// channel.
+    @Test func aZygoteRefusesWhatIsNotAForkAndForksAfter() throws {
+        let path = try #require(DecodeWorkers.programPath)
+        // As the spawner does: the forked worker is then this process's child.
+        #expect(sbx_become_subreaper() == 0)
+        guard case .success(let launched) = DecodeWorker.launchZygote(path: path),
+              case .success(let zygote) = launched.ready() else {
+            Issue.record("the zygote did not start")
+            return
+        }
+        defer { zygote.stop() }
+        func refused(_ request: WorkerMessage) -> String? {
+            guard case .answer(let m) = zygote.exchange(request, timeout: 3), m.kind == .failure else { return nil }
+            return m.text
+        }
+        let memfd = sbx_memfd("zygote-test")
+        defer { close(memfd) }
+        #expect(refused(WorkerMessage(kind: .decode, fd: memfd)) == "the zygote only forks decoders")
+        #expect(refused(WorkerMessage(kind: .fork, text: "nonsense", fd: memfd)) == "the zygote only forks decoders")
+        #expect(refused(WorkerMessage(kind: .fork, text: "media")) == "the zygote only forks decoders")
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+        let answer = zygote.exchange(WorkerMessage(kind: .fork, numbers: [0], text: "media", fd: pair[1]), timeout: 3)
+        close(pair[1])
+        guard case .answer(let forked) = answer, forked.kind == .forked, forked.numbers[0] > 0 else {
+            Issue.record("no fork after the refusals: \(answer)")
+            close(pair[0])
+            return
+        }
+        let worker = DecodeWorker.forked(pid: pid_t(forked.numbers[0]), socket: pair[0], kind: .media)
+        defer { worker.stop() }
+        guard case .success(let ready) = worker.ready() else {
+            Issue.record("the forked worker did not get ready")
+            return
+        }
+        #expect(try children("mediaview-worker media").contains(ready.pid), "the forked worker is not our child")
+        // Under ThreadSanitizer a forked worker cannot enter a user namespace (see WorkerSpawner).
+        if sbx_sanitized() == 0 { #expect(DecodeWorkers.missingSteps(ready.steps) == []) }
+    }
 }
