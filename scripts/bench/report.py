@@ -88,6 +88,10 @@ def main():
             f"ffmpeg decode only {fmt(fw, ' s')}", fmt(r2, "x", 2), "<= 1.10x", verdict(r2 and r2 <= 1.10))
         row("", "frames/s (wall clock)", fmt(frames / ow if ow else None, "", 1),
             f"mpv {fmt(frames / mw if mw else None, '', 1)}", fmt(ratio(mw, ow), "x", 2), "", "")
+        sw = med("a", "ffscale", "wall")
+        if sw:
+            row("", "beside it: ffmpeg decoding and scaling into 1280x720 BGRX (bilinear), shown nowhere",
+                fmt(sw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}", fmt(ratio(sw, fw), "x", 2), "", "")
     if "b" in cases:
         b.case = "b"
         ow, mw, fw = med("b", "ours", "wall"), med("b", "mpv", "wall"), med("b", "feh", "wall")

@@ -166,6 +166,10 @@ case_a() {
             record a ours wall "$wall" && record a ours own_fps "$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$work/out")"
         timed "${mpv_common[@]}" --untimed --no-audio --frames=300 "$clip" && record a mpv wall "$wall"
         timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -f null - && record a ffmpeg wall "$wall"
+        # What FFmpeg's own scaler adds to its decode: every picture into the window's size and
+        # pixel format, shown nowhere. Beside the row, not its target.
+        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -vf "scale=1280:720:flags=bilinear,format=bgr0" \
+            -f null - && record a ffscale wall "$wall"
     done
 }
 
