@@ -275,8 +275,11 @@ int sbx_fork_to(int parent) {
     if (pipe2(p, O_CLOEXEC) != 0) return -1;
     pid_t middle = fork();
     if (middle < 0) {
+        // The caller says why in its one line: fork's reason, not close's.
+        int why = errno;
         close(p[0]);
         close(p[1]);
+        errno = why;
         return -1;
     }
     if (middle == 0) {
