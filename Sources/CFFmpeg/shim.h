@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "light.h"
 
 // AVERROR(e) is a function-like macro.
 static inline int cff_averror(int e) { return AVERROR(e); }

@@ -7,9 +7,14 @@
  * white, i.e. every pixel of it bright. A player's own "frame shown" event says when it
  * asked for the picture; this says when the X server had it on screen.
  *
- *   patch-probe X Y SECONDS first   prints the first time the square is white, then exits
- *                                   (exit 1 if it never was within SECONDS)
- *   patch-probe X Y SECONDS all     prints every dark-to-white change for SECONDS
+ *   patch-probe X Y SECONDS first [PAUSE_MS]   prints the first time the square is white,
+ *                                   then exits (exit 1 if it never was within SECONDS)
+ *   patch-probe X Y SECONDS all [PAUSE_MS]     prints every dark-to-white change for SECONDS
+ *
+ * PAUSE_MS (default 0) is a pause between reads. Read back to back, the probe and the X
+ * server answering it keep one of the machine's two cores busy: a launch (h) then has one
+ * core for the player, its workers and the X server's own drawing. With a 1 ms pause they
+ * take a few per cent of a core, and a change is seen at most about 1.1 ms late.
  *
  * The square is 4x4 pixels at X,Y, so a single stray pixel (a cursor, a dither) is not
  * taken for the patch. It prints "ready" on stderr once connected, so a script can start
@@ -21,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 static double wallclock(void) {
     struct timespec t;
@@ -45,13 +51,15 @@ static int white(XImage *img) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5 || (strcmp(argv[4], "first") && strcmp(argv[4], "all"))) {
-        fprintf(stderr, "usage: patch-probe X Y SECONDS first|all\n");
+    if ((argc != 5 && argc != 6) || (strcmp(argv[4], "first") && strcmp(argv[4], "all"))) {
+        fprintf(stderr, "usage: patch-probe X Y SECONDS first|all [PAUSE_MS]\n");
         return 2;
     }
     int x = atoi(argv[1]), y = atoi(argv[2]);
     double seconds = atof(argv[3]);
     int first = strcmp(argv[4], "first") == 0;
+    double pause_ms = argc == 6 ? atof(argv[5]) : 0;
+    struct timespec pause = {(time_t)(pause_ms / 1000), (long)(fmod(pause_ms, 1000) * 1e6)};
     Display *d = XOpenDisplay(NULL);
     if (!d) {
         fprintf(stderr, "patch-probe: cannot open the display\n");
@@ -76,6 +84,7 @@ int main(int argc, char **argv) {
             if (first) break;
         }
         was = now;
+        if (pause_ms > 0) nanosleep(&pause, NULL);
     }
     XCloseDisplay(d);
     return first && !seen ? 1 : 0;

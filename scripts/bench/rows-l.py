@@ -11,3 +11,9 @@ def rows(b):
     b.row("", "of them FFmpeg's codec or picture libraries", b.fmt(of, "", 0),
           f"each worker maps {', '.join(str(int(x)) for x in w) or 'n/a'}", "", "0",
           b.verdict(None if of is None else of == 0))
+    fo, fm = b.med("lf", "ours", "libraries"), b.med("lf", "mpv", "libraries")
+    fc = b.med("lf", "ours", "codec_libraries")
+    b.row("(l) the same while a 720p film with sound plays (sandboxed)", "libraries", b.fmt(fo, "", 0),
+          f"mpv {b.fmt(fm, '', 0)}", b.fmt(b.ratio(fo, fm), "x", 2), "", "")
+    b.row("", "of them FFmpeg's demuxers and decoders or the codec libraries they link", b.fmt(fc, "", 0),
+          "", "", "0", b.verdict(None if fc is None else fc == 0))

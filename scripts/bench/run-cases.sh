@@ -150,7 +150,7 @@ probe_tool() {
     [ -n "$probe" ] && return 0
     local compiler
     compiler=$(command -v cc || command -v clang) || { say "no C compiler for the patch probe"; return 1; }
-    "$compiler" -O2 -o "$work/patch-probe" "$here/patch-probe.c" -lX11 2>"$work/cc-err" ||
+    "$compiler" -O2 -o "$work/patch-probe" "$here/patch-probe.c" -lX11 -lm 2>"$work/cc-err" ||
         { say "cannot build the patch probe: $(head -1 "$work/cc-err")"; return 1; }
     probe=$work/patch-probe
 }

@@ -30,13 +30,13 @@ extension DemuxStage {
         info.chapters = d.chapters
         if let a = audio {
             let par = d.stream(a).pointee.codecpar!
-            info.audioCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+            info.audioCodec = d.codecName(a)
             info.streams.channels = par.pointee.ch_layout.nb_channels > 0 ? Int(par.pointee.ch_layout.nb_channels) : nil
             info.streams.sampleRate = par.pointee.sample_rate > 0 ? Int(par.pointee.sample_rate) : nil
             info.streams.audioBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
         }
         if let v = video {
-            try describePicture(d.stream(v), hasAudio: audio != nil, into: &info)
+            try describePicture(d.stream(v), codec: d.codecName(v), hasAudio: audio != nil, into: &info)
         } else {
             info.kind = .audio
         }
@@ -46,12 +46,12 @@ extension DemuxStage {
     }
 
     /// The picture stream's size, turn, codec and rate, and from them the kind of media.
-    private func describePicture(_ st: UnsafeMutablePointer<AVStream>, hasAudio: Bool,
+    private func describePicture(_ st: UnsafeMutablePointer<AVStream>, codec: String, hasAudio: Bool,
                                  into info: inout MediaInfo) throws(AVError) {
         let par = st.pointee.codecpar!
         let w = Int(par.pointee.width), h = Int(par.pointee.height)
         if w <= 0 || h <= 0 { throw noSizeError(codec: par.pointee.codec_id) }
-        info.videoCodec = String(cString: avcodec_get_name(par.pointee.codec_id))
+        info.videoCodec = codec
         let fps = av_q2d(st.pointee.avg_frame_rate)
         info.streams.frameRate = fps.isFinite && fps > 0 ? fps : nil
         info.streams.videoBitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil

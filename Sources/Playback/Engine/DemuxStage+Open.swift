@@ -157,7 +157,7 @@ extension DemuxStage {
         while !isClosed {
             switch d.read(into: packet) {
             case .packet:
-                guard packet.streamIndex == v else { av_packet_unref(packet.raw); continue }
+                guard packet.streamIndex == v else { cff_packet_unref(packet.raw); continue }
                 let p = packet.raw.pointee
                 let turn = JPEGOrientation.rotation(ofJPEG: UnsafeRawBufferPointer(start: p.data, count: Int(max(0, p.size))))
                 if turn != 0 {

@@ -86,7 +86,7 @@ extension DemuxStage {
             return true
         }
         if routes.subtitles[idx] != nil { takeSubtitle(packet, routes.subtitles) }
-        av_packet_unref(packet.raw)
+        cff_packet_unref(packet.raw)
         return false
     }
 

@@ -21,7 +21,7 @@ extension DemuxStage {
             let st = d.stream(i)
             let par = st.pointee.codecpar.pointee
             guard par.codec_type == AVMEDIA_TYPE_AUDIO, st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { continue }
-            selection.audio.append(track(.audio, id: selection.audio.count + 1, stream: st, index: i))
+            selection.audio.append(track(.audio, id: selection.audio.count + 1, stream: st, index: i, codec: d.codecName(i)))
             if i == audio { selection.audioID = selection.audio.count }
         }
         for path in kind == .video ? subtitlePaths() : [] {
@@ -48,7 +48,7 @@ extension DemuxStage {
                 (decoder, header) = (here, here.header)
             }
             let id = selection.subtitles.count + 1
-            selection.subtitles.append(track(.subtitle, id: id, stream: d.stream(i), index: i))
+            selection.subtitles.append(track(.subtitle, id: id, stream: d.stream(i), index: i, codec: d.codecName(i)))
             cues.setHeader(header, for: id)
             decoders[i] = (id, decoder)
         }
@@ -74,10 +74,11 @@ extension DemuxStage {
         return paths
     }
 
-    private func track(_ kind: MediaTrack.Kind, id: Int, stream st: UnsafeMutablePointer<AVStream>, index: Int) -> MediaTrack {
+    private func track(_ kind: MediaTrack.Kind, id: Int, stream st: UnsafeMutablePointer<AVStream>, index: Int,
+                       codec: String) -> MediaTrack {
         MediaTrack(kind: kind, id: id, language: StreamFacts.tag(st.pointee.metadata, "language"),
                    title: StreamFacts.tag(st.pointee.metadata, "title"),
-                   codec: String(cString: avcodec_get_name(st.pointee.codecpar.pointee.codec_id)),
+                   codec: codec,
                    origin: .embedded(stream: index), isDefault: st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0)
     }
 

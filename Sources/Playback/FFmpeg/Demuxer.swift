@@ -9,6 +9,9 @@ import Web
 /// another thread ends a blocking read instead of hanging the demux thread.
 final class Demuxer: @unchecked Sendable {
     // @unchecked: the context is used by the demux thread only; `interrupt` is atomic.
+    /// FFmpeg's context, or a sandboxed worker's stand-in (`cff_standin_alloc`): that has
+    /// only the public fields, so each method below that calls libavformat answers for a
+    /// stand-in first, and no caller may give `ctx` to libavformat itself.
     private(set) var ctx: UnsafeMutablePointer<AVFormatContext>
     private let interrupt: Interrupt
     /// Our own AVIOContext for web media; closed after the format context.
@@ -151,6 +154,15 @@ final class Demuxer: @unchecked Sendable {
     }
 
     var streamCount: Int { Int(ctx.pointee.nb_streams) }
+
+    /// FFmpeg's short name of stream `index`'s codec ("h264"): from the worker's description
+    /// when the container is read there, so the viewer needs no libavcodec for it.
+    func codecName(_ index: Int) -> String {
+        if let d = sandboxed?.description {
+            return d.streams.indices.contains(index) ? d.streams[index].codec.name ?? "unknown" : "unknown"
+        }
+        return String(cString: avcodec_get_name(stream(index).pointee.codecpar.pointee.codec_id))
+    }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { ctx.pointee.streams[index]! }
 

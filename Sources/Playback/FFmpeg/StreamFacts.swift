@@ -6,7 +6,7 @@ import CFFmpeg
 enum StreamFacts {
     /// Clockwise degrees needed to show the stream upright, from its display matrix.
     static func rotation(of st: UnsafeMutablePointer<AVStream>) -> Int {
-        guard let sd = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
+        guard let sd = cff_stream_side_data(st, AV_PKT_DATA_DISPLAYMATRIX) else { return 0 }
         let theta = -av_display_rotation_get(UnsafeRawPointer(sd).assumingMemoryBound(to: Int32.self))
         guard theta.isFinite else { return 0 }
         let r = Int((theta / 90).rounded()) * 90

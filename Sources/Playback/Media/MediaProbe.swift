@@ -152,7 +152,7 @@ public enum MediaProbe {
                         _ = dec.send(packet)
                         drain(dec)
                     }
-                    av_packet_unref(packet.raw)
+                    cff_packet_unref(packet.raw)
                 case .again:
                     continue
                 case .endOfFile, .failed:

@@ -75,7 +75,7 @@ final class FFmpegAnimation: PictureSource {
                 switch opened.demuxer.read(into: packet) {
                 case .packet:
                     if packet.streamIndex == opened.stream { _ = opened.decoder.send(packet) }
-                    av_packet_unref(packet.raw)
+                    cff_packet_unref(packet.raw)
                 case .again:
                     continue
                 case .endOfFile, .failed:

@@ -61,7 +61,7 @@ public enum StillDecoder {
                 switch d.read(into: packet) {
                 case .packet:
                     if packet.streamIndex == index { _ = decoder.send(packet) }
-                    av_packet_unref(packet.raw)
+                    cff_packet_unref(packet.raw)
                 case .again:
                     continue
                 case .endOfFile, .failed:

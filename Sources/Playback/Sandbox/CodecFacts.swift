@@ -30,6 +30,9 @@ struct CodecFacts: Codable {
     var trailingPadding: Int32
     var seekPreroll: Int32
     var extra: Data
+    /// FFmpeg's short name of the codec ("h264"), for the info panel and the track list: the
+    /// viewer of a sandboxed film does not load libavcodec, which holds the names.
+    var name: String?
 
     /// The largest extra data taken (H.264's parameter sets are a few hundred bytes; an
     /// ASS subtitle track's header is its styles).
@@ -65,14 +68,18 @@ struct CodecFacts: Codable {
         seekPreroll = p.seek_preroll
         let count = p.extradata == nil ? 0 : Int(max(0, min(p.extradata_size, Int32(CodecFacts.largestExtra))))
         extra = count > 0 ? Data(bytes: p.extradata, count: count) : Data()
+        name = String(cString: avcodec_get_name(p.codec_id))
     }
+
+    /// The longest codec name taken; FFmpeg's are under 32 bytes.
+    static let longestName = 64
 
     /// Whether the numbers are within what FFmpeg takes from a demuxer of its own.
     var isSound: Bool {
         type >= AVMEDIA_TYPE_UNKNOWN.rawValue && type < AVMEDIA_TYPE_NB.rawValue && width >= 0 && height >= 0
             && width <= 1 << 20 && height <= 1 << 20 && channels >= 0 && channels <= 512 && sampleRate >= 0
             && aspect.count == 2 && colour.count == 5 && extra.count <= CodecFacts.largestExtra
-            && blockAlign >= 0 && frameSize >= 0 && videoDelay >= 0
+            && blockAlign >= 0 && frameSize >= 0 && videoDelay >= 0 && (name?.utf8.count ?? 0) <= CodecFacts.longestName
     }
 
     /// Sets `par`, fresh from `avcodec_parameters_alloc` or a new stream, to these facts;

@@ -73,7 +73,7 @@ struct ContainerDescription: Codable {
         streams = (0..<min(Int(c.nb_streams), ContainerDescription.mostStreams)).map { i in
             let st = c.streams[i]!.pointee
             var matrix: [Int32]?
-            if let sd = av_stream_get_side_data(c.streams[i], AV_PKT_DATA_DISPLAYMATRIX, nil) {
+            if let sd = cff_stream_side_data(c.streams[i], AV_PKT_DATA_DISPLAYMATRIX) {
                 matrix = Array(UnsafeBufferPointer(start: UnsafeRawPointer(sd).assumingMemoryBound(to: Int32.self), count: 9))
             }
             return Stream(codec: CodecFacts(st.codecpar), timeBase: ContainerDescription.pair(st.time_base), disposition: st.disposition,

@@ -79,10 +79,10 @@ package enum ContainerPackets {
         }
         let size = Int(n[6]), sideBytes = Int(n[8])
         let raw = packet.raw
-        av_packet_unref(raw)
-        guard av_new_packet(raw, Int32(size)) >= 0 else { return false }
+        cff_packet_unref(raw)
+        guard cff_new_packet(raw, Int32(size)) >= 0 else { return false }
         guard read(area, into: raw.pointee.data, count: size, at: 0) else {
-            av_packet_unref(raw)
+            cff_packet_unref(raw)
             return false
         }
         raw.pointee.stream_index = Int32(n[0])
@@ -94,7 +94,7 @@ package enum ContainerPackets {
         guard sideBytes > 0 else { return n[7] == 0 }
         var side = [UInt8](repeating: 0, count: sideBytes)
         guard side.withUnsafeMutableBytes({ read(area, into: $0.baseAddress, count: sideBytes, at: size) }) else {
-            av_packet_unref(raw)
+            cff_packet_unref(raw)
             return false
         }
         var at = 0
@@ -104,10 +104,10 @@ package enum ContainerPackets {
             let count = Int(side.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4, as: Int32.self) })
             at += 8
             guard count >= 0, at + count <= sideBytes, type >= 0, type < AV_PKT_DATA_NB.rawValue else {
-                av_packet_unref(raw)
+                cff_packet_unref(raw)
                 return false
             }
-            if let dst = av_packet_new_side_data(raw, AVPacketSideDataType(rawValue: UInt32(type)), count), count > 0 {
+            if let dst = cff_packet_new_side_data(raw, AVPacketSideDataType(rawValue: UInt32(type)), count), count > 0 {
                 side.withUnsafeBytes { _ = memcpy(dst, $0.baseAddress! + at, count) }
             }
             at += count

@@ -92,7 +92,7 @@ package final class ContainerWork {
     /// The next packet of a stream the read request `m` asks for, or the end, or why not.
     package func read(_ m: WorkerMessage) -> WorkerMessage {
         for _ in 0..<ContainerWork.skipped {
-            av_packet_unref(packet.raw)
+            cff_packet_unref(packet.raw)
             switch demuxer.read(into: packet) {
             case .packet:
                 let index = packet.streamIndex

@@ -156,16 +156,19 @@ extension SandboxedContainer {
         return d
     }
 
-    /// A format context holding `d`'s facts and no demuxer; nil without memory.
+    /// A format context holding `d`'s facts and no demuxer; nil without memory. It is made
+    /// with libavutil alone (`cff_standin_alloc`), so the viewer of a sandboxed film loads
+    /// neither libavformat nor libavcodec, and no function of libavformat may be given it;
+    /// `cff_standin_free` frees it.
     static func standIn(_ d: ContainerDescription) -> UnsafeMutablePointer<AVFormatContext>? {
-        guard let c = avformat_alloc_context() else { return nil }
+        guard let c = cff_standin_alloc() else { return nil }
         c.pointee.duration = d.duration
         c.pointee.start_time = d.start
         c.pointee.bit_rate = d.bitRate
         for t in d.tags where t.count == 2 { av_dict_set(&c.pointee.metadata, t[0], t[1], 0) }
         for s in d.streams {
-            guard let st = avformat_new_stream(c, nil), s.codec.fill(st.pointee.codecpar) else {
-                avformat_free_context(c)
+            guard let st = cff_standin_new_stream(c), s.codec.fill(st.pointee.codecpar) else {
+                cff_standin_free(c)
                 return nil
             }
             st.pointee.time_base = ContainerDescription.rational(s.timeBase)
@@ -177,7 +180,7 @@ extension SandboxedContainer {
             st.pointee.duration = s.duration
             st.pointee.start_time = s.start
             for t in s.tags where t.count == 2 { av_dict_set(&st.pointee.metadata, t[0], t[1], 0) }
-            if let matrix = s.matrix, let sd = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, 36) {
+            if let matrix = s.matrix, let sd = cff_standin_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, 36) {
                 matrix.withUnsafeBytes { _ = memcpy(sd, $0.baseAddress!, 36) }
             }
         }

@@ -74,7 +74,7 @@ final class SandboxedContainer: @unchecked Sendable {
         pool.retire(worker)
         source?.io.close()
         if area >= 0 { close(area) }
-        avformat_free_context(context)
+        cff_standin_free(context)
     }
 
     /// The chapters with a finite start, in order.

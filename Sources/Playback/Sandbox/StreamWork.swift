@@ -83,7 +83,7 @@ public final class StreamWork {
                 return WorkerMessage(kind: .failure, text: "stream: the packet was malformed")
             }
             let packet = Packet()
-            guard av_new_packet(packet.raw, Int32(size)) >= 0 else { return done(cff_averror(ENOMEM), .failed(AVError(code: cff_averror(ENOMEM), "out of memory"))) }
+            guard cff_new_packet(packet.raw, Int32(size)) >= 0 else { return done(cff_averror(ENOMEM), .failed(AVError(code: cff_averror(ENOMEM), "out of memory"))) }
             if size > 0 { memcpy(packet.raw.pointee.data, area.base, size) }
             packet.raw.pointee.pts = n[1]
             packet.raw.pointee.dts = n[2]

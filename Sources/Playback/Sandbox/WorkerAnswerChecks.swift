@@ -19,7 +19,7 @@ package enum WorkerAnswerChecks {
                 precondition(d.isSound && d.streams.count <= ContainerDescription.mostStreams, "a description out of bounds was taken")
                 if let c = SandboxedContainer.standIn(d) {
                     precondition(Int(c.pointee.nb_streams) == d.streams.count, "the stand-in lost a stream")
-                    avformat_free_context(c)
+                    cff_standin_free(c)
                 }
             }
             let cues = WorkerMessage(kind: .containerCues, numbers: [1, Int64(bytes.count)], fd: fd)

@@ -94,7 +94,7 @@ enum SubtitleFile {
             switch d.read(into: packet) {
             case .packet:
                 if packet.streamIndex == index { cues += decoder.decode(packet) }
-                av_packet_unref(packet.raw)
+                cff_packet_unref(packet.raw)
             case .again: continue
             case .endOfFile, .failed: break reading
             }

@@ -27,7 +27,7 @@ extension ThumbnailStore {
         ctx.pointee.thread_count = 1
         let packet = Packet(), frame = Frame()
         guard avcodec_open2(ctx, codec, nil) >= 0, bytes.count < Int32.max,
-              av_new_packet(packet.raw, Int32(bytes.count)) >= 0, let data = packet.raw.pointee.data else { return nil }
+              cff_new_packet(packet.raw, Int32(bytes.count)) >= 0, let data = packet.raw.pointee.data else { return nil }
         bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
         guard avcodec_send_packet(ctx, packet.raw) >= 0, avcodec_receive_frame(ctx, frame.raw) >= 0 else { return nil }
         let f = frame.raw.pointee

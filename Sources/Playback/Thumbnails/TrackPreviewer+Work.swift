@@ -116,7 +116,7 @@ extension TrackPreviewer {
                 case .endOfFile: return drained(into: frame, at: seconds)
                 case .failed: return nil
                 }
-                defer { av_packet_unref(packet.raw) }
+                defer { cff_packet_unref(packet.raw) }
                 guard packet.streamIndex == stream else { continue }
                 _ = decoder.send(packet)
                 if let picture = received(into: frame, at: seconds) { return picture }

@@ -77,9 +77,30 @@ extension MediaviewProgram {
             #expect(s.run.stderr.isEmpty, "\(s.run.stderr)")
         }
 
-        @Test func aVideoLoadsFFmpegWhenItPlays() throws {
+        /// A sandboxed film leaves FFmpeg's demuxers and decoders, and the hundred libraries
+        /// they link, in its workers: the viewer maps only libavutil, libswscale and
+        /// libswresample (the stand-in container, packets, conversion into the window and the
+        /// sound's resampling) and still plays picture and sound.
+        @Test func aSandboxedFilmLeavesFFmpegsCodecsInTheWorkers() throws {
+            let clip = try Fixtures.solidVideo("red", seconds: 3, tone: 440)
+            let s = try RunningViewer([clip], until: "played", sound: true)
+            #expect(s.shows(0xFF0000), "the video is not on screen; stderr: \(s.run.stderr)")
+            let libraries = try mapped(s.run.pid)
+            let codecs = ["libavcodec", "libavformat", "libx264", "libx265", "libdav1d", "libvpx", "librsvg"]
+            let inViewer = libraries.filter { name in codecs.contains { name.hasPrefix($0 + ".so") || name.hasPrefix($0 + "-") } }
+            #expect(inViewer.isEmpty, "the viewer maps \(inViewer.sorted())")
+            #expect(libraries.contains { $0.hasPrefix("libswscale.so") }, "\(libraries.sorted())")
+            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker media"]).stdout
+                .split(separator: "\n").compactMap { Int32($0) }
+            let worker = try #require(workers.first, "no media worker beside the viewer")
+            #expect(try mapped(worker).contains { $0.hasPrefix("libavcodec.so") })
+            #expect(s.run.stderr.isEmpty, "\(s.run.stderr)")
+        }
+
+        /// With the sandbox off the viewer decodes the film itself, and loads FFmpeg when it plays.
+        @Test func aFilmWithoutTheSandboxLoadsFFmpegWhenItPlays() throws {
             let clip = try Fixtures.solidVideo("red", seconds: 3)
-            let s = try RunningViewer([clip])
+            let s = try RunningViewer(["--sandbox=off", clip])
             #expect(s.shows(0xFF0000), "the video is not on screen; stderr: \(s.run.stderr)")
             let libraries = try mapped(s.run.pid)
             #expect(libraries.contains { $0.hasPrefix("libavcodec.so") }, "\(libraries.sorted())")
