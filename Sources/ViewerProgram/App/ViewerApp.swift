@@ -141,13 +141,16 @@ public enum ViewerApp {
         return expansion
     }
 
-    /// Starts what the first item will need while the window is made: the sandboxed worker
-    /// when that item is a still decoded there, else FFmpeg's libraries.
+    /// Starts what the first item will need while the window is made: the sandboxed workers
+    /// when the sandbox is on, and the FFmpeg libraries the viewer itself needs. The workers
+    /// first: a thread cannot be started while another holds the dynamic linker's lock, so
+    /// started after FFmpeg's load had begun, the threads that start the workers waited
+    /// for it, and with them the zygote every worker comes from.
     static func startDecoderAhead(for inputs: InputExpansion, options: ProgramOptions) {
         guard inputs.items.indices.contains(inputs.startIndex) else { return }
         let first = inputs.items[inputs.startIndex]
-        FFmpegAhead.load(for: first, sandboxed: options.cache.sandbox != .off)
         if options.cache.sandbox != .off { DecodeWorkers.shared.startAhead(for: first, sound: options.scripts.audioEnabled) }
+        FFmpegAhead.load(for: first, sandboxed: options.cache.sandbox != .off)
     }
 
     static func say(_ line: String) {
