@@ -42,6 +42,11 @@ PACKAGES ?= $(DEBIAN_PACKAGES)
 
 SWIFT       ?= swift
 SWIFT_FLAGS ?=
+# The program as people run it carries the Swift runtime inside it. Bound from shared
+# libraries, the runtime and Foundation cost each process about 5 ms of the dynamic
+# linker before `main`, and a film's launch waits on two such starts one after the other
+# (the viewer's, then the worker zygote's). The tests keep the shared runtime.
+RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 BINDIR      := $(DESTDIR)$(PREFIX)/bin
@@ -88,7 +93,7 @@ check-swift:
 	@command -v $(SWIFT) >/dev/null || { echo "no '$(SWIFT)' on PATH: install a Swift 6 toolchain (swift.org) first" >&2; exit 1; }
 
 build: deps check-swift
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # With a working display the demo plays there, as a person would see it.
 # Without one (CI, ssh) it plays once under our own Xvfb and the screenshots

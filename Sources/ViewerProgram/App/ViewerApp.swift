@@ -22,11 +22,16 @@ public enum ViewerApp {
         do throws(ExitStatus) {
             let options = try parseOptions(arguments)
             let environment = ProcessInfo.processInfo.environment
-            let bindings = try loadBindings(for: options, environment: environment)
+            FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
+            // `--list-bindings` prints them and ends here, whatever the inputs.
+            if options.information.listBindings { _ = try loadBindings(for: options, environment: environment) }
             let ipcPath = try handOverToRunningInstance(options, environment: environment)
             let log = try openEventLog(options)
             let inputs = try expandInputs(options, log: log)
+            // The workers' start is the longest step of a film's launch, so it goes before
+            // the key bindings are read.
             startDecoderAhead(for: inputs, options: options)
+            let bindings = try loadBindings(for: options, environment: environment)
             let run = ProgramRun(options: options, environment: environment, log: log, inputs: inputs)
             run.buildQueue(bindings: bindings)
             try run.startControlSocket(at: ipcPath)
@@ -79,7 +84,6 @@ public enum ViewerApp {
     /// bad line said and skipped. `--list-bindings` prints them and ends the launch.
     static func loadBindings(for options: ProgramOptions,
                              environment: [String: String]) throws(ExitStatus) -> InputBindings {
-        FFmpegLog.showsFFmpegLines = environment["MEDIAVIEW_FFMPEG_LOG"] == "1"
         let userFile = options.information.inputConfPath ?? InputBindings.userFilePath(environment: environment)
         let loaded = InputBindings.load(userFile: userFile)
         for p in loaded.problems { say("mediaview: \(p)") }
