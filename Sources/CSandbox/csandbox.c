@@ -7,7 +7,10 @@
 #include <linux/landlock.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -319,4 +322,49 @@ int sbx_retitle(const char *word, int argc) {
     memcpy(start, word, n);
     memset(start + n, 0, room - n);
     return 0;
+}
+
+int sbx_wait_message(int sock, int milliseconds) {
+    struct pollfd p = { .fd = sock, .events = POLLIN };
+    int n;
+    do { n = poll(&p, 1, milliseconds); } while (n < 0 && errno == EINTR);
+    return n < 0 ? -1 : n > 0;
+}
+
+// One mapping of /proc/self/smaps while it is read: dropped only once its Anonymous line
+// has said that none of its pages was copied.
+struct sbx_mapping {
+    unsigned long start, end;
+    long rss;
+    int droppable;
+};
+
+static long release_if_clean(const struct sbx_mapping *m, long anonymous) {
+    if (!m->droppable || anonymous != 0 || m->rss <= 0) return 0;
+    return madvise((void *)m->start, m->end - m->start, MADV_DONTNEED) == 0 ? m->rss : 0;
+}
+
+long sbx_release_read_only_file_pages(void) {
+    FILE *f = fopen("/proc/self/smaps", "re");
+    if (!f) return -1;
+    char line[4400];  // a header line with the longest path fits whole
+    struct sbx_mapping m = { 0 };
+    long released = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long start, end, inode;
+        char perms[5];
+        if (sscanf(line, "%lx-%lx %4s %*s %*s %lu", &start, &end, perms, &inode) == 4) {
+            // Private (a shared mapping's pages are someone's memory), never writable (a
+            // relocated table is written, then made read-only: it shows as Anonymous), and
+            // backed by a file, which is where a dropped page is read back from.
+            m = (struct sbx_mapping){ start, end, 0, perms[1] != 'w' && perms[3] == 'p' && inode != 0 };
+        } else if (strncmp(line, "Rss:", 4) == 0) {
+            m.rss = strtol(line + 4, NULL, 10);
+        } else if (strncmp(line, "Anonymous:", 10) == 0) {
+            released += release_if_clean(&m, strtol(line + 10, NULL, 10));
+            m.droppable = 0;
+        }
+    }
+    fclose(f);
+    return released;
 }

@@ -12,6 +12,9 @@ import Playback
 ///
 /// The zygote parses no media: it reads fork requests from the viewer, nothing else.
 enum Zygote {
+    /// How long no request comes before the zygote counts the launch's forks as done.
+    static let quietMilliseconds: Int32 = 250
+
     /// The kind of worker this process is: named by its argument, or, in a zygote, by the
     /// request it was forked for (the zygote itself never returns from here).
     static func kind() -> WorkerKind {
@@ -32,7 +35,16 @@ enum Zygote {
         Warmup.run(.photos)
         let viewer = getppid()
         guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(0) }
-        while let request = WorkerMessage.receive(on: channel) {
+        var released = false
+        while true {
+            // Loading, the zygote read the symbol tables and start-up code of every library;
+            // its workers map what they use themselves. Once the launch's forks are done,
+            // those pages leave the zygote's memory (they stay in the page cache).
+            if !released, sbx_wait_message(channel, quietMilliseconds) == 0 {
+                _ = sbx_release_read_only_file_pages()
+                released = true
+            }
+            guard let request = WorkerMessage.receive(on: channel) else { break }
             guard request.kind == .fork, request.fd >= 0, let kind = WorkerKind(rawValue: request.text) else {
                 if request.fd >= 0 { close(request.fd) }
                 guard WorkerMessage(kind: .failure, text: "the zygote only forks decoders").send(on: channel) else { exit(0) }

@@ -77,23 +77,75 @@ import Testing
         #expect(refused(WorkerMessage(kind: .decode, fd: memfd)) == "the zygote only forks decoders")
         #expect(refused(WorkerMessage(kind: .fork, text: "nonsense", fd: memfd)) == "the zygote only forks decoders")
         #expect(refused(WorkerMessage(kind: .fork, text: "media")) == "the zygote only forks decoders")
-        var pair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
-        let answer = zygote.exchange(WorkerMessage(kind: .fork, numbers: [0], text: "media", fd: pair[1]), timeout: 3)
-        close(pair[1])
-        guard case .answer(let forked) = answer, forked.kind == .forked, forked.numbers[0] > 0 else {
-            Issue.record("no fork after the refusals: \(answer)")
-            close(pair[0])
-            return
-        }
-        let worker = DecodeWorker.forked(pid: pid_t(forked.numbers[0]), socket: pair[0], kind: .media)
-        defer { worker.stop() }
-        guard case .success(let ready) = worker.ready() else {
-            Issue.record("the forked worker did not get ready")
-            return
-        }
+        let ready = try #require(fork(.media, from: zygote), "no fork after the refusals")
+        defer { ready.stop() }
         #expect(try children("mediaview-worker media").contains(ready.pid), "the forked worker is not our child")
         // Under ThreadSanitizer a forked worker cannot enter a user namespace (see WorkerSpawner).
         if sbx_sanitized() == 0 { #expect(DecodeWorkers.missingSteps(ready.steps) == []) }
+    }
+
+    /// Once a launch's forks are done, the zygote holds no library or program pages it only
+    /// read while loading: they are counted where a worker uses them, and the zygote still
+    /// forks confined workers after it has let them go.
+    @Test func anIdleZygoteLetsGoOfThePagesItOnlyRead() throws {
+        let path = try #require(DecodeWorkers.programPath)
+        #expect(sbx_become_subreaper() == 0)
+        guard case .success(let launched) = DecodeWorker.launchZygote(path: path),
+              case .success(let zygote) = launched.ready() else {
+            Issue.record("the zygote did not start")
+            return
+        }
+        defer { zygote.stop() }
+        let first = try #require(fork(.media, from: zygote), "no first fork")
+        defer { first.stop() }
+        // A quarter of a second without requests, then the zygote lets go; waited for, not slept.
+        let deadline = Date().addingTimeInterval(5)
+        var held = readOnlyFilePages(of: zygote.pid)
+        while held > 1024 && Date() < deadline {
+            usleep(20_000)
+            held = readOnlyFilePages(of: zygote.pid)
+        }
+        #expect(held <= 1024, "the idle zygote still maps \(held) KiB of pages it only read")
+        let second = try #require(fork(.containers, from: zygote), "no fork after the zygote let go")
+        defer { second.stop() }
+        if sbx_sanitized() == 0 { #expect(DecodeWorkers.missingSteps(second.steps) == []) }
+        #expect(kill(zygote.pid, 0) == 0, "the zygote ended")
+    }
+
+    /// A worker of `kind` forked by `zygote` on a new channel, once it says it is ready.
+    private func fork(_ kind: WorkerKind, from zygote: DecodeWorker) -> DecodeWorker? {
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+        let answer = zygote.exchange(WorkerMessage(kind: .fork, numbers: [0], text: kind.rawValue, fd: pair[1]), timeout: 3)
+        close(pair[1])
+        guard case .answer(let forked) = answer, forked.kind == .forked, forked.numbers[0] > 0 else {
+            close(pair[0])
+            return nil
+        }
+        let worker = DecodeWorker.forked(pid: pid_t(forked.numbers[0]), socket: pair[0], kind: kind)
+        guard case .success(let ready) = worker.ready() else {
+            worker.stop()
+            return nil
+        }
+        return ready
+    }
+
+    /// KiB resident in `pid`'s private, read-only file mappings none of whose pages were
+    /// copied: what the zygote read of its libraries and program while it loaded them.
+    private func readOnlyFilePages(of pid: pid_t) -> Int {
+        guard let smaps = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return .max }
+        var total = 0, rss = 0, eligible = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 5, fields[0].contains("-"), fields[1].count == 4 {
+                let perms = Array(fields[1])
+                eligible = perms[1] != "w" && perms[3] == "p" && fields[4] != "0"
+            } else if fields.first == "Rss:", fields.count > 1 {
+                rss = Int(fields[1]) ?? 0
+            } else if fields.first == "Anonymous:", fields.count > 1, eligible, Int(fields[1]) == 0 {
+                total += rss
+            }
+        }
+        return total
     }
 }
