@@ -2,16 +2,17 @@
 // Landlock has no libc wrapper and SCM_RIGHTS needs the CMSG macros.
 #define _GNU_SOURCE
 #include "csandbox.h"
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/landlock.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -331,40 +332,58 @@ int sbx_wait_message(int sock, int milliseconds) {
     return n < 0 ? -1 : n > 0;
 }
 
-// One mapping of /proc/self/smaps while it is read: dropped only once its Anonymous line
-// has said that none of its pages was copied.
-struct sbx_mapping {
-    unsigned long start, end;
-    long rss;
-    int droppable;
+// The ranges to let go, all found before any is dropped: reading an object's headers would
+// otherwise map again the first pages of the objects already let go.
+struct sbx_ranges {
+    uintptr_t start[2048], end[2048];
+    int count;
 };
 
-static long release_if_clean(const struct sbx_mapping *m, long anonymous) {
-    if (!m->droppable || anonymous != 0 || m->rss <= 0) return 0;
-    return madvise((void *)m->start, m->end - m->start, MADV_DONTNEED) == 0 ? m->rss : 0;
-}
-
-long sbx_release_read_only_file_pages(void) {
-    FILE *f = fopen("/proc/self/smaps", "re");
-    if (!f) return -1;
-    char line[4400];  // a header line with the longest path fits whole
-    struct sbx_mapping m = { 0 };
-    long released = 0;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long start, end, inode;
-        char perms[5];
-        if (sscanf(line, "%lx-%lx %4s %*s %*s %lu", &start, &end, perms, &inode) == 4) {
-            // Private (a shared mapping's pages are someone's memory), never writable (a
-            // relocated table is written, then made read-only: it shows as Anonymous), and
-            // backed by a file, which is where a dropped page is read back from.
-            m = (struct sbx_mapping){ start, end, 0, perms[1] != 'w' && perms[3] == 'p' && inode != 0 };
-        } else if (strncmp(line, "Rss:", 4) == 0) {
-            m.rss = strtol(line + 4, NULL, 10);
-        } else if (strncmp(line, "Anonymous:", 10) == 0) {
-            released += release_if_clean(&m, strtol(line + 10, NULL, 10));
-            m.droppable = 0;
+// A loaded object's segments the dynamic linker never writes: PT_LOAD without PF_W, in an
+// object without text relocations (a writable segment, RELRO among them, may hold copied
+// pages; dropping those would undo the relocations).
+static int find_read_only(struct dl_phdr_info *info, size_t size, void *found) {
+    (void)size;
+    struct sbx_ranges *r = found;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    // The vDSO is the kernel's own mapping, not a file's.
+    if (info->dlpi_addr == (uintptr_t)getauxval(AT_SYSINFO_EHDR) && info->dlpi_addr != 0) return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *h = &info->dlpi_phdr[i];
+        if (h->p_type != PT_DYNAMIC) continue;
+        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + h->p_vaddr); d->d_tag != DT_NULL; d++) {
+            if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL))) return 0;
         }
     }
-    fclose(f);
+    for (int i = 0; i < info->dlpi_phnum && r->count < 2048; i++) {
+        const ElfW(Phdr) *h = &info->dlpi_phdr[i];
+        if (h->p_type != PT_LOAD || (h->p_flags & PF_W) || h->p_memsz == 0) continue;
+        uintptr_t start = (info->dlpi_addr + h->p_vaddr) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + h->p_vaddr + h->p_memsz + page - 1) & ~(page - 1);
+        // A page shared with a writable segment is that segment's (mapped last): kept.
+        for (int j = 0; j < info->dlpi_phnum; j++) {
+            const ElfW(Phdr) *w = &info->dlpi_phdr[j];
+            if (w->p_type != PT_LOAD || !(w->p_flags & PF_W)) continue;
+            uintptr_t ws = (info->dlpi_addr + w->p_vaddr) & ~(page - 1);
+            uintptr_t we = (info->dlpi_addr + w->p_vaddr + w->p_memsz + page - 1) & ~(page - 1);
+            if (ws <= start && start < we) start = we;
+            if (start < ws && ws < end) end = ws;
+        }
+        if (start >= end) continue;
+        r->start[r->count] = start;
+        r->end[r->count] = end;
+        r->count++;
+    }
+    return 0;
+}
+
+int sbx_release_read_only_file_pages(void) {
+    static struct sbx_ranges found;
+    found.count = 0;
+    dl_iterate_phdr(find_read_only, &found);
+    int released = 0;
+    for (int i = 0; i < found.count; i++) {
+        released += madvise((void *)found.start[i], found.end[i] - found.start[i], MADV_DONTNEED) == 0;
+    }
     return released;
 }

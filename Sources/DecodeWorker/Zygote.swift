@@ -12,7 +12,7 @@ import Playback
 ///
 /// The zygote parses no media: it reads fork requests from the viewer, nothing else.
 enum Zygote {
-    /// How long no request comes before the zygote counts the launch's forks as done.
+    /// How long the zygote waits for a first request before it lets go of its loaded pages.
     static let quietMilliseconds: Int32 = 250
 
     /// The kind of worker this process is: named by its argument, or, in a zygote, by the
@@ -35,15 +35,18 @@ enum Zygote {
         Warmup.run(.photos)
         let viewer = getppid()
         guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(0) }
+        // Loading, the zygote read the symbol tables and start-up code of every library; its
+        // workers map what they use themselves. Those pages leave the zygote's memory once
+        // its first worker is on its way, or after a quiet quarter second (they stay in the
+        // page cache). Not before the first fork: that waits on the zygote.
         var released = false
+        func release() {
+            guard !released else { return }
+            _ = sbx_release_read_only_file_pages()
+            released = true
+        }
         while true {
-            // Loading, the zygote read the symbol tables and start-up code of every library;
-            // its workers map what they use themselves. Once the launch's forks are done,
-            // those pages leave the zygote's memory (they stay in the page cache).
-            if !released, sbx_wait_message(channel, quietMilliseconds) == 0 {
-                _ = sbx_release_read_only_file_pages()
-                released = true
-            }
+            if !released, sbx_wait_message(channel, quietMilliseconds) == 0 { release() }
             guard let request = WorkerMessage.receive(on: channel) else { break }
             guard request.kind == .fork, request.fd >= 0, let kind = WorkerKind(rawValue: request.text) else {
                 if request.fd >= 0 { close(request.fd) }
@@ -60,6 +63,7 @@ enum Zygote {
             let answer = pid > 0 ? WorkerMessage(kind: .forked, numbers: [Int64(pid)])
                 : WorkerMessage(kind: .failure, text: "cannot fork a decoder: \(why)")
             guard answer.send(on: channel) else { exit(0) }
+            release()
         }
         exit(0)
     }

@@ -74,9 +74,9 @@ int sbx_retitle(const char *word, int argc);
 /// Waits up to `milliseconds` for a message on `sock`: 1 when one is there, 0 when none
 /// came, -1 on error. The zygote uses the quiet that follows a launch's forks.
 int sbx_wait_message(int sock, int milliseconds);
-/// Unmaps this process's page-table entries for library and program pages it only read:
-/// private, read-only file mappings none of whose pages were copied (smaps' Anonymous
-/// is 0). The pages stay in the page cache and come back on the next touch; written
-/// pages are never dropped. Returns the KiB that were mapped, or -1 if smaps is unreadable.
-long sbx_release_read_only_file_pages(void);
+/// Drops this process's page-table entries for the segments of its program and libraries
+/// that the dynamic linker never writes (code, constants, symbol tables). The pages stay in
+/// the page cache and come back on the next touch; a segment that may hold written pages is
+/// kept. Returns how many segments were let go.
+int sbx_release_read_only_file_pages(void);
 #endif

@@ -84,7 +84,7 @@ import Testing
         if sbx_sanitized() == 0 { #expect(DecodeWorkers.missingSteps(ready.steps) == []) }
     }
 
-    /// Once a launch's forks are done, the zygote holds no library or program pages it only
+    /// Once it has forked a worker, the zygote holds no library or program pages it only
     /// read while loading: they are counted where a worker uses them, and the zygote still
     /// forks confined workers after it has let them go.
     @Test func anIdleZygoteLetsGoOfThePagesItOnlyRead() throws {
@@ -98,7 +98,7 @@ import Testing
         defer { zygote.stop() }
         let first = try #require(fork(.media, from: zygote), "no first fork")
         defer { first.stop() }
-        // A quarter of a second without requests, then the zygote lets go; waited for, not slept.
+        // The zygote lets go after answering the fork; waited for, not slept.
         let deadline = Date().addingTimeInterval(5)
         var held = readOnlyFilePages(of: zygote.pid)
         while held > 1024 && Date() < deadline {
