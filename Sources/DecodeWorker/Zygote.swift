@@ -42,7 +42,7 @@ enum Zygote {
         var released = false
         func release() {
             guard !released else { return }
-            _ = sbx_release_read_only_file_pages()
+            ReadOnlyPages.letGo()
             released = true
         }
         while true {

@@ -122,5 +122,9 @@ while let request = WorkerMessage.receive(on: channel) {
     let sent = answer.send(on: channel)
     if answer.fd >= 0 { close(answer.fd) }
     if !sent { break }
+    // The probe of a container decoded its first frames; from here on the worker only
+    // reads packets, so the decoders' code and tables it touched leave its memory (after
+    // the answer, which the film's start waits for).
+    if request.kind == .containerOpen { ReadOnlyPages.letGo() }
 }
 exit(0)

@@ -72,7 +72,7 @@ int sbx_fork_to(int parent);
 /// with `argc` 3, its last argument the room. -1 if it does not fit.
 int sbx_retitle(const char *word, int argc);
 /// Waits up to `milliseconds` for a message on `sock`: 1 when one is there, 0 when none
-/// came, -1 on error. The zygote uses the quiet that follows a launch's forks.
+/// came, -1 on error: the zygote lets go of its loaded pages if no first request comes.
 int sbx_wait_message(int sock, int milliseconds);
 /// Drops this process's page-table entries for the segments of its program and libraries
 /// that the dynamic linker never writes (code, constants, symbol tables). The pages stay in

@@ -32,6 +32,7 @@ extension ProgramRun {
         let t = Self.configuredView(nil, options: options)
         icons.apply(to: t)
         t.addObserver(EventRecorder(log: log))
+        t.addObserver(StartupPages())
         if let relay = ipc?.relay { t.addObserver(relay) }
         if let resumer { t.addObserver(resumer) }
         template = t
