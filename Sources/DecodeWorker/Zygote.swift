@@ -12,7 +12,7 @@ import Playback
 ///
 /// The zygote parses no media: it reads fork requests from the viewer, nothing else.
 enum Zygote {
-    /// How long the zygote waits for a first request before it lets go of its loaded pages.
+    /// How long no request comes before the zygote counts a launch's forks as done.
     static let quietMilliseconds: Int32 = 250
 
     /// The kind of worker this process is: named by its argument, or, in a zygote, by the
@@ -20,33 +20,44 @@ enum Zygote {
     static func kind() -> WorkerKind {
         let argument = CommandLine.arguments.dropFirst().first
         guard argument == "zygote" else { return argument.flatMap(WorkerKind.init(rawValue:)) ?? .drawings }
-        return serve(channel: 0)
+        let first = getenv(WorkerKind.zygoteFirstVariable).flatMap { WorkerKind(rawValue: String(cString: $0)) } ?? .photos
+        unsetenv(WorkerKind.zygoteFirstVariable)
+        return serve(channel: 0, first: first)
     }
 
-    /// Warms up, says it is ready, and forks a worker for each request until the viewer
-    /// hangs up; returns in each forked worker, with its kind.
-    private static func serve(channel: Int32) -> WorkerKind {
+    /// Warms up for `first`, says it is ready, and forks a worker for each request until the
+    /// viewer hangs up; returns in each forked worker, with its kind.
+    private static func serve(channel: Int32, first: WorkerKind) -> WorkerKind {
         sbx_close_from(3)
         var steps: Int32 = 0
         if sbx_die_with_parent() == 0 { steps |= Int32(SBX_PDEATHSIG) }
         if sbx_no_new_privs() == 0 { steps |= Int32(SBX_NO_NEW_PRIVS) }
-        // Every kind's first libraries: FFmpeg, the photo formats' and Little CMS. The
-        // drawings' and subtitles' own are loaded after the fork, by the worker that needs them.
-        Warmup.run(.photos)
+        // A film's first workers need only FFmpeg's demuxers and decoders: the photo formats'
+        // libraries and Little CMS wait until the launch's forks are done. A photo's launch
+        // has them at once (a photos worker loading them after the fork took 15-20 ms longer
+        // to its first picture). The drawings' and subtitles' own are loaded after the fork,
+        // by the worker that needs them.
+        let film = first == .containers || first == .media
+        Warmup.run(film ? .containers : .photos)
         let viewer = getppid()
         guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(0) }
         // Loading, the zygote read the symbol tables and start-up code of every library; its
         // workers map what they use themselves. Those pages leave the zygote's memory once
-        // its first worker is on its way, or after a quiet quarter second (they stay in the
-        // page cache). Not before the first fork: that waits on the zygote.
-        var released = false
+        // its first worker is on its way, and again after the photos' warm-up (they stay in
+        // the page cache). Not before the first fork: that waits on the zygote.
+        var released = false, warmedForPhotos = !film
         func release() {
             guard !released else { return }
             ReadOnlyPages.letGo()
             released = true
         }
         while true {
-            if !released, sbx_wait_message(channel, quietMilliseconds) == 0 { release() }
+            if !warmedForPhotos, sbx_wait_message(channel, quietMilliseconds) == 0 {
+                Warmup.run(.photos)
+                warmedForPhotos = true
+                ReadOnlyPages.letGo()
+                released = true
+            }
             guard let request = WorkerMessage.receive(on: channel) else { break }
             guard request.kind == .fork, request.fd >= 0, let kind = WorkerKind(rawValue: request.text) else {
                 if request.fd >= 0 { close(request.fd) }

@@ -40,11 +40,14 @@ final class DecodeWorker {
         launch(path: path, arguments: [kind.rawValue], kind: kind, fonts: kind == .subtitles, testing: testing)
     }
 
-    /// Starts the zygote at `path`: warmed as a photos worker, it forks the others (each
-    /// told whether it takes the tests' requests). Its last argument is room for a forked
-    /// worker to write its own kind's name over.
-    static func launchZygote(path: String) -> Result<DecodeWorker, DecodeFailure> {
-        launch(path: path, arguments: ["zygote", String(repeating: " ", count: 12)], kind: .photos, fonts: true, testing: false)
+    /// Starts the zygote at `path`: warmed first for a worker of kind `first` (named in its
+    /// environment, not its command line, which `pgrep -f` reads for a worker's kind), then,
+    /// once idle, as a photos worker, it forks the others (each told whether it takes the
+    /// tests' requests). Its last argument is room for a forked worker to write its own
+    /// kind's name over.
+    static func launchZygote(path: String, first: WorkerKind = .photos) -> Result<DecodeWorker, DecodeFailure> {
+        launch(path: path, arguments: ["zygote", String(repeating: " ", count: 12)], kind: .photos, fonts: true, testing: false,
+               environment: ["\(WorkerKind.zygoteFirstVariable)=\(first.rawValue)"])
     }
 
     /// A worker the zygote forked, as its parent would have had it from `launch`.
@@ -53,7 +56,7 @@ final class DecodeWorker {
     }
 
     private static func launch(path: String, arguments: [String], kind: WorkerKind, fonts: Bool,
-                               testing: Bool) -> Result<DecodeWorker, DecodeFailure> {
+                               testing: Bool, environment: [String] = []) -> Result<DecodeWorker, DecodeFailure> {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             return .failure(DecodeFailure("cannot make the decoder's channel: \(String(cString: strerror(errno)))"))
@@ -67,7 +70,7 @@ final class DecodeWorker {
         // No Swift backtracer: on a crash it would start a helper program, which the sandbox
         // forbids, and the user would read "killed by the sandbox" instead of "crashed".
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + (fonts ? fontPlaces() : []) + [nil]
+            + (testing ? [strdup("MEDIAVIEW_WORKER_TEST=1")] : []) + sanitizerOptions() + (fonts ? fontPlaces() : []) + environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         close(pair[1])

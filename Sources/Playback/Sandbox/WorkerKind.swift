@@ -20,6 +20,9 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     /// The variables through which fontconfig finds a user's own fonts (`~/.fonts`,
     /// `$XDG_DATA_HOME/fonts`): only the subtitles worker is given them.
     public static let fontEnvironment = ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"]
+    /// The variable naming the kind of worker the zygote is asked for first, which it warms
+    /// up for before it says it is ready.
+    public static let zygoteFirstVariable = "MEDIAVIEW_ZYGOTE_FIRST"
 
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {

@@ -86,7 +86,7 @@ final class WorkerSpawner: @unchecked Sendable {
         // the viewer's children and play on.
         zygotes[key] = nil
         guard zygoteFailures < WorkerSpawner.mostZygoteFailures else { return nil }
-        guard let zygote = WorkerZygote.start(path: job.path) else {
+        guard let zygote = WorkerZygote.start(path: job.path, first: job.kind) else {
             zygoteFailures += 1
             return nil
         }

@@ -17,12 +17,12 @@ final class WorkerZygote {
         self.process = process
     }
 
-    /// Starts the zygote and waits (at most 3 s) for it to be warm; nil when the viewer
-    /// cannot be made a subreaper or the zygote does not start, and workers are then
-    /// started as programs of their own.
-    static func start(path: String) -> WorkerZygote? {
+    /// Starts the zygote, warm first for a worker of kind `first`, and waits (at most 3 s)
+    /// for it to be ready; nil when the viewer cannot be made a subreaper or the zygote does
+    /// not start, and workers are then started as programs of their own.
+    static func start(path: String, first: WorkerKind) -> WorkerZygote? {
         guard sbx_become_subreaper() == 0,
-              case .success(let launched) = DecodeWorker.launchZygote(path: path),
+              case .success(let launched) = DecodeWorker.launchZygote(path: path, first: first),
               case .success(let ready) = launched.ready() else { return nil }
         return WorkerZygote(process: ready)
     }
