@@ -1,5 +1,6 @@
-import Viewer
+import MediaCore
 import Playback
+import Viewer
 
 /// Lets go of the code the program ran only to start, once the first picture is on screen.
 ///
@@ -14,6 +15,7 @@ final class StartupPages: MediaViewDelegate {
     func didShowFirstFrame(for mediaView: MediaView) {
         guard !released else { return }
         released = true
-        ReadOnlyPages.letGo()
+        // Off the main thread: the next item may be asked for at once (about 1.5 ms).
+        NamedThread.start(name: "let-go") { ReadOnlyPages.letGo() }
     }
 }
