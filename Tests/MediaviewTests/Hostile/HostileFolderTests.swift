@@ -43,7 +43,7 @@ extension MediaviewProgram {
             defer { kill(run.pid, SIGKILL); _ = run.finish(timeout: 10) }
             try #require(Events.waitFor(log, "first_frame", index: 0, timeout: 30) != nil, "stderr: \(run.stderr)")
             let shown = Date()
-            let before = try #require(Self.memoryKiB(run.pid, "VmRSS"))
+            let before = try #require(HostilePeer.restartPeakMiB(run.pid).map { Int($0 * 1024) })
             let queued = Events.waitFor(log, "queued", timeout: 40)
             let seconds = Date().timeIntervalSince(shown)
             #expect(queued?["items"] as? Int == count, "not queued within 40 s; stderr: \(run.stderr)")
