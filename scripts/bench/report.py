@@ -92,6 +92,12 @@ def main():
         if sw:
             row("", "beside it: ffmpeg decoding and scaling into 1280x720 BGRX (bilinear), shown nowhere",
                 fmt(sw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}", fmt(ratio(sw, fw), "x", 2), "", "")
+        for subject, what in (("floorshow", "the floor: FFmpeg's decode, each picture put in the window (decode-show.c)"),
+                              ("floortouch", "the floor with a conversion's memory traffic, no arithmetic (decode-show.c)")):
+            lw = med("a", subject, "wall")
+            if lw:
+                row("", f"beside it: {what}", fmt(lw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}",
+                    fmt(ratio(lw, fw), "x", 2), "", "")
     if "b" in cases:
         b.case = "b"
         ow, mw, fw = med("b", "ours", "wall"), med("b", "mpv", "wall"), med("b", "feh", "wall")

@@ -157,22 +157,6 @@ probe_tool() {
 
 mpv_common=(mpv --no-config --vo=x11 --hwdec=no --geometry=$geom --really-quiet)
 
-# --------------------------------------------- (a) untimed 300 frames of 1080p
-case_a() {
-    local clip=$media/video1080.mp4 r
-    quiet a
-    for r in $(seq "$runs"); do
-        timed "$mv" --benchmark --frames 300 --windowed --geometry $geom --no-audio "$clip" &&
-            record a ours wall "$wall" && record a ours own_fps "$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$work/out")"
-        timed "${mpv_common[@]}" --untimed --no-audio --frames=300 "$clip" && record a mpv wall "$wall"
-        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -f null - && record a ffmpeg wall "$wall"
-        # What FFmpeg's own scaler adds to its decode: every picture into the window's size and
-        # pixel format, shown nowhere. Beside the row, not its target.
-        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -vf "scale=1280:720:flags=bilinear,format=bgr0" \
-            -f null - && record a ffscale wall "$wall"
-    done
-}
-
 # ------------------------------------------------ (b) 24 MP JPEG to first frame
 case_b() {
     local img=$media/still24mp.jpg r

@@ -1,0 +1,38 @@
+# scripts/bench/case-a.sh, sourced by run-cases.sh.
+# (a) 300 frames of 1080p30 H.264 shown in a 1280x720 window as fast as they decode, against
+# FFmpeg decoding them and showing nothing. Beside the row: FFmpeg's own scaler into the
+# window's size, and the floor (scripts/bench/decode-show.c): the decode with each picture
+# handed to the X server, with and without the memory traffic of a conversion.
+case_a() {
+    local clip=$media/video1080.mp4 r
+    quiet a
+    floor_show_tool || true
+    for r in $(seq "$runs"); do
+        timed "$mv" --benchmark --frames 300 --windowed --geometry $geom --no-audio "$clip" &&
+            record a ours wall "$wall" && record a ours own_fps "$(sed -n 's/.*fps=\([0-9.]*\).*/\1/p' "$work/out")"
+        timed "${mpv_common[@]}" --untimed --no-audio --frames=300 "$clip" && record a mpv wall "$wall"
+        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -f null - && record a ffmpeg wall "$wall"
+        # What FFmpeg's own scaler adds to its decode: every picture into the window's size and
+        # pixel format, shown nowhere. Beside the row, not its target.
+        timed ffmpeg -nostdin -v error -i "$clip" -frames:v 300 -an -vf "scale=1280:720:flags=bilinear,format=bgr0" \
+            -f null - && record a ffscale wall "$wall"
+        if [ -n "$floor_show" ]; then
+            timed "$floor_show" "$clip" 300 show && record a floorshow wall "$wall"
+            timed "$floor_show" "$clip" 300 touch && record a floortouch wall "$wall"
+        fi
+    done
+}
+
+# The floor of (a), built once a run from scripts/bench/decode-show.c. Fails when it cannot be
+# built, and the row then goes without it.
+floor_show=
+floor_show_tool() {
+    [ -n "$floor_show" ] && return 0
+    local compiler flags
+    compiler=$(command -v cc || command -v clang) || return 1
+    flags=$(pkg-config --cflags --libs libavformat libavcodec libavutil x11 xext) || return 1
+    # shellcheck disable=SC2086
+    "$compiler" -O2 -o "$work/decode-show" "$here/decode-show.c" $flags 2>"$work/cc-err" ||
+        { say "cannot build the (a) floor: $(head -1 "$work/cc-err")"; return 1; }
+    floor_show=$work/decode-show
+}

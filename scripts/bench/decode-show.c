@@ -1,0 +1,155 @@
+/*
+ * scripts/bench/decode-show.c: the floor of the bench's (a), every picture of a 1080p video
+ * shown in a 1280x720 window as fast as it decodes.
+ *
+ * What any player that decodes with FFmpeg and shows each picture through this X server must
+ * spend, and nothing else: the decode with FFmpeg's threads as its own command line sets them,
+ * and each picture handed to the X server through MIT-SHM, one in flight at a time, as a
+ * player does that writes the next picture while the server reads the last. A real player
+ * also turns each decoded picture into the window's size and pixel format; `touch` charges
+ * only the memory traffic no conversion can avoid (every byte of the decoded planes read once,
+ * every byte of the window's picture written once) and none of the arithmetic.
+ *
+ *   decode-show FILE FRAMES decode   decode only, in this process
+ *   decode-show FILE FRAMES show     decode, and put an unchanged 1280x720 picture per frame
+ *   decode-show FILE FRAMES touch    as show, and read each frame's planes and write the picture
+ */
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XShm.h>
+#include <emmintrin.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+enum { WIDTH = 1280, HEIGHT = 720 };
+
+struct screen {
+    Display *display;
+    Window window;
+    GC gc;
+    int completion;
+    XImage *image;
+    XShmSegmentInfo segment;
+    int in_flight;
+};
+
+// A mapped 1280x720 window with one shared picture; the X server copies only into what shows.
+static int open_screen(struct screen *s) {
+    s->display = XOpenDisplay(NULL);
+    if (s->display == NULL || !XShmQueryExtension(s->display)) return -1;
+    int screen = DefaultScreen(s->display);
+    XSetWindowAttributes a = {.override_redirect = True, .background_pixel = 0, .event_mask = StructureNotifyMask};
+    s->window = XCreateWindow(s->display, DefaultRootWindow(s->display), 0, 0, WIDTH, HEIGHT, 0, CopyFromParent,
+                              InputOutput, CopyFromParent, CWOverrideRedirect | CWBackPixel | CWEventMask, &a);
+    XMapRaised(s->display, s->window);
+    for (XEvent e;;) {
+        XNextEvent(s->display, &e);
+        if (e.type == MapNotify) break;
+    }
+    s->gc = DefaultGC(s->display, screen);
+    s->completion = XShmGetEventBase(s->display) + ShmCompletion;
+    s->image = XShmCreateImage(s->display, DefaultVisual(s->display, screen), 24, ZPixmap, NULL, &s->segment, WIDTH,
+                               HEIGHT);
+    s->segment.shmid = shmget(IPC_PRIVATE, (size_t)s->image->bytes_per_line * HEIGHT, IPC_CREAT | 0600);
+    if (s->segment.shmid < 0) return -1;
+    s->segment.shmaddr = s->image->data = shmat(s->segment.shmid, NULL, 0);
+    s->segment.readOnly = False;
+    if (!XShmAttach(s->display, &s->segment)) return -1;
+    XSync(s->display, False);
+    shmctl(s->segment.shmid, IPC_RMID, NULL);
+    memset(s->image->data, 0x40, (size_t)s->image->bytes_per_line * HEIGHT);
+    return 0;
+}
+
+// Waits for the server to finish reading the last picture, then hands it the next.
+static void show(struct screen *s) {
+    while (s->in_flight) {
+        XEvent e;
+        XNextEvent(s->display, &e);
+        if (e.type == s->completion) s->in_flight = 0;
+    }
+    XShmPutImage(s->display, s->window, s->gc, s->image, 0, 0, 0, 0, WIDTH, HEIGHT, True);
+    XFlush(s->display);
+    s->in_flight = 1;
+}
+
+// Every byte of the decoded planes read once, every byte of the picture written once.
+static unsigned touch(const AVFrame *frame, struct screen *s) {
+    __m128i sum = _mm_setzero_si128();
+    for (int p = 0; p < 3; p++) {
+        int rows = p == 0 ? frame->height : (frame->height + 1) / 2;
+        int bytes = p == 0 ? frame->width : (frame->width + 1) / 2;
+        for (int y = 0; y < rows; y++) {
+            const uint8_t *row = frame->data[p] + (ptrdiff_t)y * frame->linesize[p];
+            int x = 0;
+            for (; x + 16 <= bytes; x += 16) sum = _mm_add_epi8(sum, _mm_loadu_si128((const __m128i *)(row + x)));
+            for (; x < bytes; x++) sum = _mm_add_epi8(sum, _mm_cvtsi32_si128(row[x]));
+        }
+    }
+    // The picture is written as a converter that writes with streaming stores would. It is the
+    // picture the server may still be reading: a second one would only add to the cache's load.
+    __m128i value = _mm_set1_epi32(0x00404040 | (_mm_cvtsi128_si32(sum) & 0x0f));
+    __m128i *out = (__m128i *)s->image->data;
+    size_t count = (size_t)s->image->bytes_per_line * HEIGHT / 16;
+    for (size_t i = 0; i < count; i++) _mm_stream_si128(out + i, value);
+    _mm_sfence();
+    return (unsigned)_mm_cvtsi128_si32(sum);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 || (strcmp(argv[3], "decode") && strcmp(argv[3], "show") && strcmp(argv[3], "touch"))) {
+        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch\n");
+        return 2;
+    }
+    int frames = atoi(argv[2]);
+    int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0;
+    struct screen screen = {0};
+    if (showing && open_screen(&screen) < 0) {
+        fprintf(stderr, "decode-show: no display with MIT-SHM\n");
+        return 1;
+    }
+    AVFormatContext *format = NULL;
+    if (avformat_open_input(&format, argv[1], NULL, NULL) < 0 || avformat_find_stream_info(format, NULL) < 0) {
+        fprintf(stderr, "decode-show: cannot open %s\n", argv[1]);
+        return 1;
+    }
+    const AVCodec *codec = NULL;
+    int stream = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (stream < 0) return 1;
+    AVCodecContext *decoder = avcodec_alloc_context3(codec);
+    avcodec_parameters_to_context(decoder, format->streams[stream]->codecpar);
+    // FFmpeg's command line decodes with as many threads as it finds cores; so does this.
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "threads", "auto", 0);
+    if (avcodec_open2(decoder, codec, &options) < 0) return 1;
+    av_dict_free(&options);
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    int shown = 0, ended = 0;
+    unsigned checksum = 0;
+    while (shown < frames) {
+        if (!ended) {
+            if (av_read_frame(format, packet) < 0) {
+                avcodec_send_packet(decoder, NULL);
+                ended = 1;
+            } else {
+                if (packet->stream_index == stream) avcodec_send_packet(decoder, packet);
+                av_packet_unref(packet);
+            }
+        }
+        while (shown < frames && avcodec_receive_frame(decoder, frame) == 0) {
+            if (touching) checksum += touch(frame, &screen);
+            if (showing) show(&screen);
+            shown++;
+        }
+        if (ended && shown < frames) break;
+    }
+    if (showing) XSync(screen.display, False);
+    printf("frames=%d checksum=%u\n", shown, checksum);
+    return shown == frames ? 0 : 1;
+}
