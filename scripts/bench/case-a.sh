@@ -26,13 +26,4 @@ case_a() {
 # The floor of (a), built once a run from scripts/bench/decode-show.c. Fails when it cannot be
 # built, and the row then goes without it.
 floor_show=
-floor_show_tool() {
-    [ -n "$floor_show" ] && return 0
-    local compiler flags
-    compiler=$(command -v cc || command -v clang) || return 1
-    flags=$(pkg-config --cflags --libs libavformat libavcodec libavutil x11 xext) || return 1
-    # shellcheck disable=SC2086
-    "$compiler" -O2 -o "$work/decode-show" "$here/decode-show.c" $flags 2>"$work/cc-err" ||
-        { say "cannot build the (a) floor: $(head -1 "$work/cc-err")"; return 1; }
-    floor_show=$work/decode-show
-}
+floor_show_tool() { build_c_tool floor_show decode-show "the (a) floor" libavformat libavcodec libavutil x11 xext; }

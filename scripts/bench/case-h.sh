@@ -19,16 +19,7 @@ case_h() {
 # The floor of (h), built once a run from scripts/bench/first-picture.c: FFmpeg and Xlib
 # alone, the first picture decoded and put in a window. Fails when it cannot be built.
 floor_first=
-floor_tool() {
-    [ -n "$floor_first" ] && return 0
-    local compiler flags
-    compiler=$(command -v cc || command -v clang) || return 1
-    flags=$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil x11) || return 1
-    # shellcheck disable=SC2086
-    "$compiler" -O2 -o "$work/first-picture" "$here/first-picture.c" $flags -lpthread 2>"$work/cc-err" ||
-        { say "cannot build the (h) floor: $(head -1 "$work/cc-err")"; return 1; }
-    floor_first=$work/first-picture
-}
+floor_tool() { build_c_tool floor_first first-picture "the (h) floor" libavformat libavcodec libswscale libavutil x11; }
 
 # launch_to_patch SUBJECT COMMAND...: one sample of case (h).
 launch_to_patch() {

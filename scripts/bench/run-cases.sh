@@ -155,6 +155,20 @@ probe_tool() {
     probe=$work/patch-probe
 }
 
+# build_c_tool VAR NAME WHAT PACKAGE...: builds scripts/bench/NAME.c once a run against the
+# pkg-config packages and sets VAR to the program; says so and fails when it cannot.
+build_c_tool() {
+    local var=$1 name=$2 what=$3 compiler flags
+    shift 3
+    [ -n "${!var}" ] && return 0
+    compiler=$(command -v cc || command -v clang) || return 1
+    flags=$(pkg-config --cflags --libs "$@") || return 1
+    # shellcheck disable=SC2086
+    "$compiler" -O2 -o "$work/$name" "$here/$name.c" $flags -lpthread 2>"$work/cc-err" ||
+        { say "cannot build $what: $(head -1 "$work/cc-err")"; return 1; }
+    printf -v "$var" '%s' "$work/$name"
+}
+
 mpv_common=(mpv --no-config --vo=x11 --hwdec=no --geometry=$geom --really-quiet)
 
 # ------------------------------------------------ (b) 24 MP JPEG to first frame
