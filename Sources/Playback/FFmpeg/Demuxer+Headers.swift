@@ -10,6 +10,14 @@ import CFFmpeg
 /// For a 1080p H.264 film the probe cost 10-20 ms before the first picture could start
 /// decoding, about a sixth of the launch. mpv skips the probe for these two formats too.
 extension Demuxer {
+    /// Learns what `ctx`, just opened, holds: from its headers when they suffice, else by
+    /// FFmpeg's probe; returns the probe's status (0 from the headers).
+    static func findStreams(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        guard headersSuffice(ctx) else { return avformat_find_stream_info(ctx, nil) }
+        completeTimings(ctx)
+        return 0
+    }
+
     /// True when `ctx`, just opened, is MP4 or Matroska and every stream's header carries
     /// its basics; any stream that does not sends the file through the full probe.
     static func headersSuffice(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> Bool {

@@ -79,13 +79,7 @@ final class Demuxer: @unchecked Sendable {
             throw AVError(code: status, "cannot open \(SourceOptions.displayName(url))")
         }
         ctx = opened
-        let info: Int32
-        if Demuxer.headersSuffice(opened) {
-            Demuxer.completeTimings(opened)
-            info = 0
-        } else {
-            info = avformat_find_stream_info(ctx, nil)
-        }
+        let info = Demuxer.findStreams(opened)
         interrupt.disarm()
         // A download that broke while probing (a stall, say) fails the open in its own words.
         if info < 0 || io?.failure != nil {
