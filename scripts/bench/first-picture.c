@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int width, height;
@@ -43,7 +44,12 @@ static void *open_window(void *unused) {
 // The first picture of the file's video, or NULL.
 static AVFrame *first_picture(const char *path) {
     AVFormatContext *format = NULL;
-    if (avformat_open_input(&format, path, NULL, NULL) < 0 || avformat_find_stream_info(format, NULL) < 0) return NULL;
+    if (avformat_open_input(&format, path, NULL, NULL) < 0) return NULL;
+    // MP4 and Matroska state in their headers what a decoder needs; the probe, which decodes
+    // the first frames to learn more, is what mpv and the viewer both skip for them.
+    const char *name = format->iformat->name;
+    int described = strncmp(name, "mov,", 4) == 0 || strncmp(name, "matroska", 8) == 0;
+    if (!described && avformat_find_stream_info(format, NULL) < 0) return NULL;
     const AVCodec *codec = NULL;
     int stream = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (stream < 0) return NULL;
