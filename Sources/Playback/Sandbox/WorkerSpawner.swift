@@ -63,9 +63,19 @@ final class WorkerSpawner: @unchecked Sendable {
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
-            let job = jobs.removeFirst()
+            let first = jobs[nextJob()]
             condition.unlock()
-            let result = forked(job) ?? DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
+            // The zygote's start takes most of a launch's first 50 ms, and a film's three
+            // workers are asked for meanwhile, from three threads in any order; the one to
+            // fork first is chosen once it is ready. One that died (a user's kill, the OOM
+            // killer) is collected and replaced the same way; its workers were the viewer's
+            // children and play on.
+            if let zygote = zygotes[first.path], !zygote.isAlive { zygotes[first.path] = nil }
+            let tried = zygotes[first.path] == nil
+            if tried { startZygote(for: first) }
+            let job = condition.withLock { jobs.remove(at: nextJob()) }
+            let result = forked(job, mayStart: !tried || job.path != first.path)
+                ?? DecodeWorker.launch(path: job.path, kind: job.kind, testing: job.testing)
             condition.withLock {
                 job.result = result
                 condition.broadcast()
@@ -73,25 +83,41 @@ final class WorkerSpawner: @unchecked Sendable {
         }
     }
 
+    /// Where the next job waits: a film's container first, since its picture and sound
+    /// wait for what the container holds, then in the order asked. Called under `condition`.
+    private func nextJob() -> Int {
+        jobs.firstIndex { $0.kind == .containers } ?? 0
+    }
+
     /// The job's worker forked from its zygote (started on first use, and again should it
     /// have died); nil when there is none, and the worker is started as a program.
-    private func forked(_ job: Job) -> Result<DecodeWorker, DecodeFailure>? {
+    /// `mayStart`: false when a start for this job's program was just tried, and failed.
+    private func forked(_ job: Job, mayStart: Bool) -> Result<DecodeWorker, DecodeFailure>? {
+        if let zygote = zygotes[job.path] {
+            if let result = zygote.fork(job.kind, testing: job.testing) { return result }
+            // One that died since it was looked at.
+            zygotes[job.path] = nil
+        } else if !mayStart {
+            return nil
+        }
+        return startZygote(for: job)?.fork(job.kind, testing: job.testing)
+    }
+
+    /// A zygote for `job`'s program, started warm for its kind; nil when workers are started
+    /// as programs.
+    @discardableResult
+    private func startZygote(for job: Job) -> WorkerZygote? {
         // Under ThreadSanitizer a forked process restarts the sanitizer's own thread, and a
         // process of two threads cannot enter a new user namespace: the sanitizer test
         // builds start each worker as a program, as every build did before the zygote.
         guard sbx_sanitized() == 0 else { return nil }
-        let key = job.path
-        if let zygote = zygotes[key], let result = zygote.fork(job.kind, testing: job.testing) { return result }
-        // One that died (a user's kill, the OOM killer) is collected here; its workers were
-        // the viewer's children and play on.
-        zygotes[key] = nil
         guard zygoteFailures < WorkerSpawner.mostZygoteFailures else { return nil }
         guard let zygote = WorkerZygote.start(path: job.path, first: job.kind) else {
             zygoteFailures += 1
             return nil
         }
         zygoteFailures = 0
-        zygotes[key] = zygote
-        return zygote.fork(job.kind, testing: job.testing)
+        zygotes[job.path] = zygote
+        return zygote
     }
 }

@@ -55,6 +55,35 @@ import Testing
         #expect(try !children("mediaview-worker containers").isEmpty)
     }
 
+    /// A film's picture and sound wait for what its container holds, so the container's
+    /// worker is forked first, though the three workers are asked for from three threads
+    /// while the zygote starts (the order they arrive in varies: about one launch in five
+    /// forked the container's last). Five rounds, each with a new zygote.
+    @Test func aFilmsContainerWorkerIsForkedFirst() throws {
+        let film = try Fixtures.solidVideo("lime", width: 160, height: 120, seconds: 1, tone: 440)
+        for round in 1...5 {
+            for zygote in try children("mediaview-worker zygote") {
+                kill(zygote, SIGKILL)
+                let deadline = Date().addingTimeInterval(3)
+                while !ended(zygote) && Date() < deadline { usleep(5_000) }
+            }
+            let pool = DecodeWorkers(timeout: 5, testing: true)
+            pool.startAhead(for: film)
+            let deadline = Date().addingTimeInterval(10)
+            while pool.idlePIDs.count < 3 && Date() < deadline { usleep(2_000) }
+            let started = pool.idlePIDs
+            let containers = try children("mediaview-worker containers").filter(started.contains)
+            let media = try children("mediaview-worker media").filter(started.contains)
+            pool.stopAll()
+            try #require(containers.count == 1 && media.count == 2, "round \(round): started \(started)")
+            // Under ThreadSanitizer each worker is started as a program, with no zygote to wait for.
+            guard sbx_sanitized() == 0 else { continue }
+            // Process ids rise as processes are made (a wrap past the kernel's pid_max of
+            // millions does not come within a test).
+            #expect(containers[0] < media.min()!, "round \(round): the container's worker \(containers[0]) after \(media)")
+        }
+    }
+
     /// The zygote answers anything but a well-formed fork request with one line and goes on
     /// forking: a request of another kind, a kind it does not know, a request without a
     /// channel.
