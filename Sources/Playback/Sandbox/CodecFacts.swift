@@ -107,6 +107,11 @@ struct CodecFacts: Codable {
         av_channel_layout_uninit(&par.pointee.ch_layout)
         if channelOrder == AV_CHANNEL_ORDER_NATIVE.rawValue, channelMask != 0,
            av_channel_layout_from_mask(&par.pointee.ch_layout, channelMask) >= 0, par.pointee.ch_layout.nb_channels == channels {
+        } else if channelOrder == AV_CHANNEL_ORDER_UNSPEC.rawValue, channels > 0 {
+            // A header that gives only a count (MP4's sample entry, opened without the
+            // probe): the decoder names the channels, as it does for FFmpeg's own demuxer.
+            par.pointee.ch_layout.order = AV_CHANNEL_ORDER_UNSPEC
+            par.pointee.ch_layout.nb_channels = channels
         } else if channels > 0 {
             // Another order (a custom map, Ambisonics) is taken as the default layout of as
             // many channels: the player plays at most two.
