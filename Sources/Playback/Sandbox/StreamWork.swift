@@ -21,6 +21,11 @@ public final class StreamWork {
     private let sound: Bool
     /// Slots at most: a 4K stream's references, frame threads and the viewer's queue fit.
     public static let maxSlots: Int32 = 48
+    /// A second decoder, for the first picture alone (`StreamWork+FirstPicture.swift`);
+    /// nil once used, and for sound and heavy streams.
+    var firstPicture: Decoder?
+    /// The time of the picture sent ahead, whose second decoding is not sent again.
+    var sentAhead: Int64?
 
     /// Opens the decoder an open request describes; throws the one line when it cannot.
     public init(_ m: WorkerMessage) throws(AVError) {
@@ -46,11 +51,13 @@ public final class StreamWork {
             cfs_pool_free(pool)
             throw AVError(code: error.code, message: "\(name): \(error.message)")
         }
+        if !sound && (1...2).contains(opened.threads) { firstPicture = StreamWork.firstPictureDecoder(opened, pool: pool) }
     }
 
     deinit {
-        // The decoder and the pictures go first; the pool lives on until their last buffer does.
+        // The decoders and the pictures go first; the pool lives on until their last buffer does.
         decoder = nil
+        firstPicture = nil
         held = [:]
         if let area { munmap(area.base, area.size) }
         cfs_pool_free(pool)
@@ -89,12 +96,17 @@ public final class StreamWork {
             packet.raw.pointee.dts = n[2]
             packet.raw.pointee.duration = n[3]
             packet.raw.pointee.flags = Int32(truncatingIfNeeded: n[4])
+            if firstPicture != nil { guard sendAhead(packet, send: send) else { return done(0, .endOfStream) } }
             sent = decoder.send(packet)
         }
         while true {
             let frame = Frame()
             let r = decoder.receive(into: frame)
             guard case .frame = r else { return done(sent, r) }
+            if let ahead = sentAhead, frame.raw.pointee.pts == ahead {
+                sentAhead = nil
+                continue
+            }
             guard let message = hand(frame) else {
                 return done(sent, .failed(AVError(code: cff_averror(ENOMEM), "out of memory")))
             }
@@ -115,7 +127,7 @@ public final class StreamWork {
     }
 
     /// The message for a decoded picture, kept until the viewer releases it; nil without memory.
-    private func hand(_ decoded: Frame) -> WorkerMessage? {
+    func hand(_ decoded: Frame) -> WorkerMessage? {
         var frame = decoded
         var place = cfs_place()
         if cfs_locate(pool, frame.raw, &place) != 0 {
@@ -136,6 +148,11 @@ public final class StreamWork {
         for n in m.numbers where n > 0 { held[n] = nil }
     }
 
-    /// A seek: the decoder forgets what it buffered.
-    public func flush() { decoder?.flush() }
+    /// A seek: the decoder forgets what it buffered, and the picture sent ahead is no
+    /// longer the next it makes.
+    public func flush() {
+        decoder?.flush()
+        firstPicture = nil
+        sentAhead = nil
+    }
 }
