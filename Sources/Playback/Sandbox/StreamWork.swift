@@ -26,6 +26,8 @@ public final class StreamWork {
     var firstPicture: Decoder?
     /// The time of the picture sent ahead, whose second decoding is not sent again.
     var sentAhead: Int64?
+    /// Packets decoded since the open.
+    private var packets = 0
 
     /// Opens the decoder an open request describes; throws the one line when it cannot.
     public init(_ m: WorkerMessage) throws(AVError) {
@@ -82,6 +84,7 @@ public final class StreamWork {
             lowPower = low
         }
         let size = Int(n[0])
+        packets += 1
         let sent: Int32
         if size < 0 {
             sent = decoder.send(nil)
@@ -149,10 +152,11 @@ public final class StreamWork {
     }
 
     /// A seek: the decoder forgets what it buffered, and the picture sent ahead is no
-    /// longer the next it makes.
+    /// longer the next it makes. The player flushes once as it starts, before any packet:
+    /// that keeps the first picture's decoder.
     public func flush() {
         decoder?.flush()
-        firstPicture = nil
+        if packets > 0 { firstPicture = nil }
         sentAhead = nil
     }
 }

@@ -31,6 +31,8 @@ import Testing
             let frame = Frame()
             while case .frame = decoder.receive(into: frame) { out.append((frame.raw.pointee.pts, packets)) }
         }
+        // The player's decode loop flushes as it takes its first packet (a new seek generation).
+        decoder.flush()
         let packet = Packet()
         while case .packet = d.read(into: packet) {
             defer { av_packet_unref(packet.raw) }
