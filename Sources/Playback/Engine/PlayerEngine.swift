@@ -45,7 +45,7 @@ final class PlayerEngine: @unchecked Sendable {
         volume = options.volume
         isMuted = options.muted
         video = VideoDecodeStage(name: SourceOptions.displayName(url), displayProfile: options.displayProfile,
-                                 serial: serial, wake: wake)
+                                 serial: serial, wake: wake, onWarning: options.onWarning)
         let demux = DemuxStage(url: url, options: options, serial: serial, pictureFrames: video.frames, wake: wake)
         self.demux = demux
         sound = AudioDecodeStage(options: options, serial: serial, wake: wake)

@@ -27,6 +27,8 @@ final class VideoDecodeStage: Sendable {
     let displayProfile: [UInt8]?
     let serial: SeekSerial
     let wake: @Sendable () -> Void
+    /// Where a line for the user goes when the film plays on (`PlayerOptions.onWarning`).
+    let onWarning: @Sendable (String) -> Void
     /// The decoded frames, for the scheduler.
     let frames = BoundedQueue<FrameItem>(capacity: 4)
     /// A picture that cannot be shown (a cut JPEG, a still with nothing decoded): set before
@@ -41,11 +43,13 @@ final class VideoDecodeStage: Sendable {
     /// Frames the scheduler dropped as late, so far.
     let drops = Atomic<Int>(0)
 
-    init(name: String, displayProfile: [UInt8]?, serial: SeekSerial, wake: @escaping @Sendable () -> Void) {
+    init(name: String, displayProfile: [UInt8]?, serial: SeekSerial, wake: @escaping @Sendable () -> Void,
+         onWarning: @escaping @Sendable (String) -> Void) {
         self.name = name
         self.displayProfile = displayProfile
         self.serial = serial
         self.wake = wake
+        self.onWarning = onWarning
     }
 
     /// Decodes `setup`'s stream from `packets` until closed; the body of the stage's thread.
