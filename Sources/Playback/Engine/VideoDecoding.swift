@@ -23,8 +23,6 @@ final class VideoDecoding: DecodeWork {
     private var dropsSeen: Int
     private var catchingUp = 0
     private let oneSecond: Int
-    /// A film none of whose pictures decoded has said so, once.
-    private var saidNoPicture = false
 
     init(stage: VideoDecodeStage, setup: VideoDecodeStage.Setup, colour: PictureColour?) {
         self.stage = stage
@@ -147,10 +145,9 @@ final class VideoDecoding: DecodeWork {
         // Set before the end is queued, so the viewer meets the failure, not a finished picture.
         if setup.kind == .image || setup.kind == .animated, let e = check.failure(in: s) {
             stage.report(e)
-        } else if setup.kind == .video, !saidNoPicture, let e = check.failure(in: s) {
+        } else if setup.kind == .video, let e = check.firstFailure(in: s) {
             // A film whose picture data is all damaged still plays its sound, if that
             // decodes; without a word its window would stay black for no reason given.
-            saidNoPicture = true
             stage.onWarning("mediaview: \(e.message)")
         }
         stage.frames.pushForced(.end(serial: s))

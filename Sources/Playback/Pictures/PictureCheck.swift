@@ -21,6 +21,8 @@ struct PictureCheck {
     /// (a loop over a source that cannot seek back ends at once).
     private var everShown = false
     private var firstError: Int32?
+    /// `firstFailure` has answered.
+    private var failureTold = false
 
     init(name: String, still: Bool) {
         self.name = name
@@ -55,6 +57,14 @@ struct PictureCheck {
             return AVError(code: code, message: "\(name): the picture is damaged or cut short\(why)")
         }
         return nil
+    }
+
+    /// `failure(in:)` the first time it has one, then nil: a film plays on, and says it
+    /// once.
+    mutating func firstFailure(in serial: Int) -> AVError? {
+        guard !failureTold, let e = failure(in: serial) else { return nil }
+        failureTold = true
+        return e
     }
 
     private mutating func start(_ serial: Int) {
