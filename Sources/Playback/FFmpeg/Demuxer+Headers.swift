@@ -33,8 +33,8 @@ extension Demuxer {
     }
 
     /// Sound codecs whose bit rate is read from their frames' headers.
-    private static let frameHeaderRates: Set<UInt32> = [AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3, AV_CODEC_ID_DTS, AV_CODEC_ID_MP1,
-                                                        AV_CODEC_ID_MP2, AV_CODEC_ID_MP3].map(\.rawValue).reduce(into: []) { $0.insert($1) }
+    private static let frameHeaderRates = Set([AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3, AV_CODEC_ID_DTS, AV_CODEC_ID_MP1,
+                                               AV_CODEC_ID_MP2, AV_CODEC_ID_MP3].map(\.rawValue))
 
     /// Whether one stream's header says what the player reads before its first frame.
     private static func headerSuffices(_ par: AVCodecParameters, stream st: AVStream) -> Bool {
