@@ -32,7 +32,7 @@ DEBIAN_PACKAGES := \
 	python3 openssl ca-certificates curl desktop-file-utils time \
 	libdbus-1-dev dbus playerctl xclip socat python3-venv \
 	librubberband-dev libavif-dev libheif-dev librsvg2-dev liblcms2-dev libass-dev libjxl-dev \
-	libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl stress-ng libjpeg-turbo-progs
+	libisal-dev libavif-bin libheif-examples libjxl-tools libimage-exiftool-perl stress-ng libjpeg-turbo-progs
 
 # What `make bench` needs on top: the peers it measures against, and GNU time.
 BENCH_PACKAGES := mpv feh time

@@ -13,7 +13,7 @@ let delayLoadedElsewhere: [LinkerSetting] = []
 #else
 let delayLoadedElsewhere: [LinkerSetting] = ["avformat", "avcodec", "avutil", "swscale", "swresample", "webpdemux",
     "webp", "jpeg", "lcms2", "avif", "heif", "jxl", "rsvg-2", "gobject-2.0", "glib-2.0", "cairo", "ass", "rubberband",
-    "pulse", "seccomp", "tiff", "png16", "freetype", "fontconfig"]
+    "pulse", "seccomp", "tiff", "png16", "freetype", "fontconfig", "isal"]
     .map { .linkedLibrary($0) }
 #endif
 

@@ -12,7 +12,7 @@ libraries=(avformat:libavformat.so avcodec:libavcodec.so avutil:libavutil.so sws
            lcms2:liblcms2.so avif:libavif.so heif:libheif.so jxl:libjxl.so rsvg:librsvg-2.so
            gobject:libgobject-2.0.so glib:libglib-2.0.so cairo:libcairo.so ass:libass.so
            rubberband:librubberband.so pulse:libpulse.so seccomp:libseccomp.so
-           tiff:libtiff.so png:libpng16.so freetype:libfreetype.so fontconfig:libfontconfig.so)
+           tiff:libtiff.so png:libpng16.so freetype:libfreetype.so fontconfig:libfontconfig.so isal:libisal.so)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What the programs call: undefined in their objects (so a stub already defined counts too).

@@ -50,6 +50,7 @@ static const char *const library_names[DELAYLOAD_LIBRARY_COUNT] = {
     [DELAYLOAD_PNG] = "libpng16.so.16",
     [DELAYLOAD_FREETYPE] = "libfreetype.so.6",
     [DELAYLOAD_FONTCONFIG] = "libfontconfig.so.1",
+    [DELAYLOAD_ISAL] = "libisal.so.2",
 };
 
 // The symbol names in symbols.h use these short library names.
@@ -62,6 +63,7 @@ enum {
     dl_cairo = DELAYLOAD_CAIRO, dl_ass = DELAYLOAD_ASS, dl_rubberband = DELAYLOAD_RUBBERBAND,
     dl_pulse = DELAYLOAD_PULSE, dl_seccomp = DELAYLOAD_SECCOMP, dl_tiff = DELAYLOAD_TIFF,
     dl_png = DELAYLOAD_PNG, dl_freetype = DELAYLOAD_FREETYPE, dl_fontconfig = DELAYLOAD_FONTCONFIG,
+    dl_isal = DELAYLOAD_ISAL,
 };
 
 static pthread_mutex_t binding = PTHREAD_MUTEX_INITIALIZER;

@@ -15,6 +15,8 @@
 #include <png.h>
 #include <tiffio.h>
 
+#include "inflated.h"
+
 // libpng asks for a few bytes at a time (chunk headers, 8 KiB of IDAT): reading the file a
 // MiB at a time keeps a 300 MB scan to a few hundred system calls.
 enum { crows_buffer_size = 1 << 20 };
@@ -48,6 +50,9 @@ struct crows_reader {
     // row at a time, not a strip at a time: one strip can be most of the picture.
     uint8_t *scanline;
     int samples, bits;
+    // The plainest deflated layouts (8-bit samples, PNG without palette or interlacing), whose
+    // rows ISA-L inflates instead of libpng's or libtiff's zlib.
+    inflated *fast;
 };
 
 static void failed(crows_reader *r, crows_status status, const char *text) {
@@ -90,6 +95,24 @@ static void png_warn(png_structp png, png_const_charp text) {
     (void)text;
 }
 
+// Where libpng stopped: at the first IDAT chunk's data, its header just read. When the layout
+// is plain, its rows are inflated from there by ISA-L; 1 if so.
+static int open_fast_png(crows_reader *r) {
+    int type = png_get_color_type(r->png, r->info);
+    int channels = type == PNG_COLOR_TYPE_GRAY ? 1 : type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
+                 : type == PNG_COLOR_TYPE_RGB ? 3 : type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 0;
+    if (channels == 0 || png_get_bit_depth(r->png, r->info) != 8 || png_get_valid(r->png, r->info, PNG_INFO_tRNS)) return 0;
+    off_t payload = r->offset - (off_t)(r->buffered - r->used);
+    uint8_t head[8];
+    if (payload < 8 || pread(r->fd, head, sizeof head, payload - 8) != (ssize_t)sizeof head || memcmp(head + 4, "IDAT", 4) != 0) return 0;
+    uint32_t length = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 | (uint32_t)head[2] << 8 | head[3];
+    r->fast = inflated_png(r->fd, payload, length, (uint32_t)r->height, (size_t)r->width * (size_t)channels, channels);
+    if (r->fast == NULL) return 0;
+    r->samples = channels;
+    r->bits = 8;
+    return 1;
+}
+
 static void open_png(crows_reader *r) {
     r->buffer = malloc(crows_buffer_size);
     r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, png_fail, png_warn);
@@ -116,6 +139,7 @@ static void open_png(crows_reader *r) {
     if (png_get_interlace_type(r->png, r->info) != PNG_INTERLACE_NONE) {
         return failed(r, CROWS_UNSUPPORTED, "an interlaced PNG this large cannot be read a row at a time");
     }
+    if (open_fast_png(r)) return;
     // Every layout as 8-bit RGBA: palettes and grey expanded, 16 bits scaled, opaque filled.
     png_set_expand(r->png);
     png_set_scale_16(r->png);
@@ -201,6 +225,40 @@ static void tiff_failed(crows_reader *r, const char *fallback) {
     failed(r, CROWS_FAILED, line);
 }
 
+// A deflated TIFF in strips of 8-bit samples, its rows inflated by ISA-L from the file a MiB
+// at a time, so that not even a strip's compressed bytes are held; NULL for any other.
+static inflated *open_fast_tiff(TIFF *t, uint16_t compression, uint32_t width, uint32_t height, uint16_t samples) {
+    uint16_t predictor = 1, fill_order = FILLORDER_MSB2LSB;
+    uint32_t rows_per_strip = 0;
+    if (compression != COMPRESSION_ADOBE_DEFLATE && compression != COMPRESSION_DEFLATE) return NULL;
+    // Bits stored lowest first are reversed by libtiff before it inflates: left to it.
+    TIFFGetFieldDefaulted(t, TIFFTAG_FILLORDER, &fill_order);
+    if (fill_order != FILLORDER_MSB2LSB) return NULL;
+    TIFFGetFieldDefaulted(t, TIFFTAG_PREDICTOR, &predictor);
+    TIFFGetFieldDefaulted(t, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+    uint32_t strips = TIFFNumberOfStrips(t);
+    if ((predictor != 1 && predictor != 2) || rows_per_strip == 0 || strips == 0) return NULL;
+    if (rows_per_strip > height) rows_per_strip = height;
+    if ((uint64_t)strips * rows_per_strip < height) return NULL;
+    uint64_t *offsets = malloc(strips * sizeof *offsets), *counts = malloc(strips * sizeof *counts);
+    inflated *fast = NULL;
+    if (offsets != NULL && counts != NULL) {
+        uint32_t s = 0;
+        for (; s < strips; s++) {
+            offsets[s] = TIFFGetStrileOffset(t, s);
+            counts[s] = TIFFGetStrileByteCount(t, s);
+            if (offsets[s] == 0 || counts[s] == 0) break;
+        }
+        if (s == strips) {
+            fast = inflated_tiff(((crows_reader *)TIFFClientdata(t))->fd, offsets, counts, strips, rows_per_strip, height, (size_t)width * samples,
+                                 samples, predictor == 2);
+        }
+    }
+    free(offsets);
+    free(counts);
+    return fast;
+}
+
 // Whether the picture is a layout read a row at a time (see `scanline`), and if so sets it up.
 static int open_rows(crows_reader *r) {
     uint16_t bits = 0, samples = 0, planar = 0, photometric = 0, compression = 0;
@@ -218,9 +276,10 @@ static int open_rows(crows_reader *r) {
     if (compression == COMPRESSION_JPEG || compression == COMPRESSION_OJPEG) return 0;
     if (!TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(t, TIFFTAG_IMAGELENGTH, &height)) return 0;
     if (width == 0 || height == 0 || width > 0x7fffffff / 8 || height > 0x7fffffff) return 0;
-    // Each strip's compressed bytes are read whole before its rows are inflated: a file in
-    // one strip (as FFmpeg writes one) is held compressed, never inflated whole.
-    for (uint32_t s = 0; s < TIFFNumberOfStrips(t); s++) {
+    r->fast = bits == 8 ? open_fast_tiff(t, compression, width, height, samples) : NULL;
+    // Otherwise libtiff reads each strip's compressed bytes whole before it inflates its rows: a
+    // file in one strip (as FFmpeg writes one) is held compressed, never inflated whole.
+    for (uint32_t s = 0; r->fast == NULL && s < TIFFNumberOfStrips(t); s++) {
         if (TIFFGetStrileByteCount(t, s) > CROWS_LARGEST_COMPRESSED) return 0;
     }
     tmsize_t line = TIFFScanlineSize(t);
@@ -234,30 +293,28 @@ static int open_rows(crows_reader *r) {
     return 1;
 }
 
-// One row of the plain layout into RGBA.
-static int read_row(crows_reader *r, uint8_t *dst) {
-    if (TIFFReadScanline(r->tiff, r->scanline, (uint32_t)r->next_row, 0) < 0) return 0;
-    int n = r->samples, wide = r->bits == 16;
-    const uint8_t *s = r->scanline;
-    // 8-bit RGB, the layout of nearly every large TIFF, in a loop the compiler vectorises.
+// One row of `samples` grey or RGB samples (with alpha when 2 or 4) of `bits` bits into RGBA.
+static void to_rgba(const uint8_t *s, int n, int bits, int width, uint8_t *dst) {
+    int wide = bits == 16;
+    // 8-bit RGB, the layout of nearly every large picture, in a loop the compiler vectorises.
     if (!wide && n == 3) {
-        for (int x = 0; x < r->width; x++) {
+        for (int x = 0; x < width; x++) {
             dst[x * 4] = s[x * 3];
             dst[x * 4 + 1] = s[x * 3 + 1];
             dst[x * 4 + 2] = s[x * 3 + 2];
             dst[x * 4 + 3] = 0xFF;
         }
-        return 1;
+        return;
     }
     if (!wide && n == 4) {
-        memcpy(dst, s, (size_t)r->width * 4);
-        return 1;
+        memcpy(dst, s, (size_t)width * 4);
+        return;
     }
-    for (int x = 0; x < r->width; x++) {
+    for (int x = 0; x < width; x++) {
         uint8_t v[4];
         for (int c = 0; c < n; c++) {
             // 16 bits: the high byte, in the machine's order after libtiff's swapping.
-            v[c] = wide ? (uint8_t)(((const uint16_t *)(const void *)r->scanline)[x * n + c] >> 8) : r->scanline[x * n + c];
+            v[c] = wide ? (uint8_t)(((const uint16_t *)(const void *)s)[x * n + c] >> 8) : s[x * n + c];
         }
         uint8_t *d = dst + x * 4;
         if (n <= 2) {
@@ -270,6 +327,18 @@ static int read_row(crows_reader *r, uint8_t *dst) {
             d[3] = n == 4 ? v[3] : 0xFF;
         }
     }
+}
+
+// One row of the plain layout into RGBA.
+static int read_row(crows_reader *r, uint8_t *dst) {
+    const uint8_t *s = r->scanline;
+    if (r->fast != NULL) {
+        s = inflated_next(r->fast);
+        if (s == NULL) return 0;
+    } else if (TIFFReadScanline(r->tiff, r->scanline, (uint32_t)r->next_row, 0) < 0) {
+        return 0;
+    }
+    to_rgba(s, r->samples, r->bits, r->width, dst);
     return 1;
 }
 
@@ -336,13 +405,24 @@ crows_status crows_read(crows_reader *r, uint8_t *dst, int rows) {
         failed(r, CROWS_FAILED, "rows asked for past the end of the picture");
         return CROWS_FAILED;
     }
-    if (r->format == CROWS_PNG) {
+    if (r->format == CROWS_PNG && r->fast != NULL) {
+        for (int i = 0; i < rows; i++, r->next_row++) {
+            const uint8_t *s = inflated_next(r->fast);
+            if (s == NULL) {
+                failed(r, CROWS_FAILED, inflated_message(r->fast));
+                return CROWS_FAILED;
+            }
+            to_rgba(s, r->samples, 8, r->width, dst + (size_t)i * (size_t)r->width * 4);
+        }
+        return CROWS_OK;
+    } else if (r->format == CROWS_PNG) {
         if (read_png(r, dst, rows) != CROWS_OK) return CROWS_FAILED;
     } else if (r->scanline != NULL) {
         tiff_message[0] = 0;
         for (int i = 0; i < rows; i++, r->next_row++) {
             if (!read_row(r, dst + (size_t)i * (size_t)r->width * 4)) {
-                tiff_failed(r, "the picture's data is damaged");
+                if (r->fast != NULL) failed(r, CROWS_FAILED, inflated_message(r->fast));
+                else tiff_failed(r, "the picture's data is damaged");
                 return CROWS_FAILED;
             }
         }
@@ -368,6 +448,7 @@ void crows_free(crows_reader *r) {
     if (r->tiff != NULL) TIFFClose(r->tiff);
     free(r->buffer);
     free(r->scanline);
+    inflated_free(r->fast);
     free(r);
 }
 
@@ -396,4 +477,24 @@ int crows_unnamed_file(const char *directory) {
     fd = mkostemp(name, O_CLOEXEC);
     if (fd >= 0) unlink(name);
     return fd;
+}
+
+int crows_bypass_cache(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, on ? flags | O_DIRECT : flags & ~O_DIRECT);
+}
+
+long crows_write_rows(int fd, long offset, const uint8_t *first, size_t stride, size_t row_bytes, int rows,
+                      uint8_t *staging) {
+    for (int i = 0; i < rows; i++) memcpy(staging + (size_t)i * row_bytes, first + (size_t)i * stride, row_bytes);
+    if (lseek(fd, offset, SEEK_SET) != offset) return -1;
+    size_t want = row_bytes * (size_t)rows, done = 0;
+    while (done < want) {
+        ssize_t n = write(fd, staging + done, want - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return done > 0 ? (long)done : -1;
+        done += (size_t)n;
+    }
+    return (long)done;
 }

@@ -49,7 +49,7 @@ enum Warmup {
         // libseccomp too: the filter is built after Landlock has closed the file system.
         let photos = [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE,
                       DELAYLOAD_SWRESAMPLE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2, DELAYLOAD_WEBP, DELAYLOAD_WEBPDEMUX, DELAYLOAD_TIFF,
-                      DELAYLOAD_PNG]
+                      DELAYLOAD_PNG, DELAYLOAD_ISAL]
         switch kind {
         case .photos: return photos
         case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]

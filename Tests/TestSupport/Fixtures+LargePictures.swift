@@ -37,24 +37,30 @@ extension Fixtures {
         }
     }
 
-    private static func magickLayout(_ name: String, _ args: [String], prefix: String = "") -> LargeLayout {
-        LargeLayout(name: name, tolerance: 0, ownReference: false) {
+    private static func magickLayout(_ name: String, _ args: [String], prefix: String = "", ownReference: Bool = false) -> LargeLayout {
+        LargeLayout(name: name, tolerance: 0, ownReference: ownReference) {
             // Made first: `tool` holds the fixtures' lock while it runs.
             let source = try largeSource()
             return try tool(name, "convert") { out in [source] + args + [prefix + out] }
         }
     }
 
-    /// PNG: 8-bit RGB, RGBA with half alpha, 16-bit grey, a palette.
+    /// PNG: 8-bit RGB, RGBA with half alpha, 16-bit grey, a palette (FFmpeg's, which filters no
+    /// row); libpng's in RGB and in grey with alpha.
     public static let largePNGs: [LargeLayout] = [
         ffmpegLayout("large-rgb.png", ["-pix_fmt", "rgb24"]),
         ffmpegLayout("large-rgba.png", ["-vf", "format=rgba,colorchannelmixer=aa=0.5", "-pix_fmt", "rgba"]),
         ffmpegLayout("large-grey16.png", tolerance: 1, ["-pix_fmt", "gray16be"]),
         ffmpegLayout("large-palette.png", ["-pix_fmt", "pal8"]),
+        // libpng's own writer, as most programs save a PNG: a filter chosen for each row.
+        magickLayout("large-magick-rgb.png", [], prefix: "PNG24:"),
+        magickLayout("large-magick-grey-alpha.png", ["-colorspace", "gray", "-alpha", "set", "-channel", "A", "-evaluate", "set", "60%",
+                                                     "+channel", "-define", "png:color-type=4"], ownReference: true),
     ]
 
     /// TIFF: FFmpeg's (one strip, deflate) in RGB, 16-bit RGB and grey; ImageMagick's in
-    /// strips with LZW, in 256-pixel tiles, and as BigTIFF.
+    /// strips with LZW, in 256-pixel tiles, as BigTIFF, and in deflated strips with the
+    /// horizontal predictor.
     public static let largeTIFFs: [LargeLayout] = [
         ffmpegLayout("large-rgb-deflate.tif", ["-pix_fmt", "rgb24", "-compression_algo", "deflate"]),
         ffmpegLayout("large-rgb48.tif", tolerance: 1, ["-pix_fmt", "rgb48le", "-compression_algo", "packbits"]),
@@ -62,6 +68,7 @@ extension Fixtures {
         magickLayout("large-strips-lzw.tif", ["-compress", "lzw"]),
         magickLayout("large-tiles.tif", ["-compress", "zip", "-define", "tiff:tile-geometry=256x256"]),
         magickLayout("large-bigtiff.tif", ["-compress", "none"], prefix: "TIFF64:"),
+        magickLayout("large-strips-predictor.tif", ["-compress", "zip", "-define", "tiff:predictor=2"]),
     ]
 
     /// The source as a PNG with Adam7 interlacing, which cannot be read a row at a time.

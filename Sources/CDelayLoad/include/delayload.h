@@ -2,7 +2,7 @@
 #define MEDIAVIEW_DELAYLOAD_H
 
 // The codec and picture libraries (FFmpeg, libjpeg-turbo, libwebp, Little CMS, libavif,
-// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band, libtiff, libpng) are not
+// libheif, libjxl, librsvg with cairo and GLib, libass, Rubber Band, libtiff, libpng, ISA-L) are not
 // linked into the programs: each is loaded the first time one of its functions is called. A
 // viewer showing a photo decoded by its worker then never maps them, and starts without the
 // dynamic linker's work on some 130 libraries it would not use. FreeType and fontconfig, for
@@ -35,6 +35,7 @@ typedef enum delayload_library {
     DELAYLOAD_PNG,
     DELAYLOAD_FREETYPE,
     DELAYLOAD_FONTCONFIG,
+    DELAYLOAD_ISAL,
     DELAYLOAD_LIBRARY_COUNT,
 } delayload_library;
 

@@ -66,6 +66,22 @@ void crows_halve(const uint8_t *above, const uint8_t *below, int width, uint8_t 
 // -1 with errno set. C because O_TMPFILE is a macro of flags Swift cannot import.
 int crows_unnamed_file(const char *directory);
 
+// Turns the page cache off (`on` = 1) or back on for writes through `fd` (O_DIRECT); 0 when
+// done, -1 with errno when the file system cannot. A 200 MP picture's tiles are a gigabyte that
+// nothing reads soon: through the cache its copy cost as much CPU as inflating the picture,
+// and it pushed out what the user's other programs had cached. C because O_DIRECT is a GNU
+// macro Swift cannot import.
+int crows_bypass_cache(int fd, int on);
+
+// The alignment of the file offset, length and memory of a write past the page cache.
+enum { CROWS_DIRECT_ALIGNMENT = 4096 };
+
+// Copies `rows` rows of `row_bytes` bytes, `stride` apart from `first`, into `staging`
+// (CROWS_DIRECT_ALIGNMENT-aligned) and writes them at `offset` of `fd` in one write (lseek,
+// then write: the calls a sandboxed worker may make). The bytes written, or -1 with errno.
+long crows_write_rows(int fd, long offset, const uint8_t *first, size_t stride, size_t row_bytes, int rows,
+                      uint8_t *staging);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,3 +1,4 @@
+import CRows
 import Glibc
 import MediaCore
 
@@ -8,7 +9,8 @@ import MediaCore
 /// bytes a pixel into the store on the same thread added half as much again to that wait
 /// (the kernel's copy into the page cache), while the second core had nothing to do.
 final class TileWriter: @unchecked Sendable {
-    // @unchecked: `jobs`, `writing`, `closing` and `failure` are touched under `lock` only.
+    // @unchecked: `jobs`, `writing`, `closing` and `failure` are touched under `lock` only;
+    // `direct` by the writer's thread only, and by `finish` once that thread has ended.
     // A band's memory is the writer's from `submit` until it is no longer queued or being
     // written, and the builder waits for that (`waitUntilFree`) before it fills it again.
 
@@ -29,12 +31,25 @@ final class TileWriter: @unchecked Sendable {
     private var closing = false
     private var failure: String?
     private var thread: JoinableThread?
+    /// Whether whole blocks go to the disk past the page cache (the writer thread's alone):
+    /// the tiles are a gigabyte for 200 MP, which nothing reads until the user zooms in.
+    private var direct: Bool
+    /// Where a tile's rows are gathered for such a write, aligned as the disk needs.
+    private let staging: UnsafeMutableRawPointer?
 
-    /// A writer into `fd`, which stays the caller's, placing tiles as `layout` says.
-    init(fd: Int32, layout: PyramidLayout) {
+    /// A writer into `fd`, which stays the caller's, placing tiles as `layout` says, at most
+    /// `bandRows` rows a job.
+    init(fd: Int32, layout: PyramidLayout, bandRows: Int) {
         (self.fd, self.layout) = (fd, layout)
+        var aligned: UnsafeMutableRawPointer?
+        let alignment = Int(CROWS_DIRECT_ALIGNMENT)
+        staging = posix_memalign(&aligned, alignment, layout.side * 4 * bandRows) == 0 ? aligned : nil
+        // A file system without it (tmpfs on older kernels) keeps the cache.
+        direct = staging != nil && crows_bypass_cache(fd, 1) == 0
         thread = NamedThread.startJoinable(name: "tile-writer") { [self] in run() }
     }
+
+    deinit { free(staging) }
 
     /// Queues `job`; its band is not to be touched until `waitUntilFree` says so.
     func submit(_ job: Job) {
@@ -59,6 +74,8 @@ final class TileWriter: @unchecked Sendable {
         }
         thread?.join()
         thread = nil
+        // The tiles are read back as the user pans, in pieces the disk's blocks do not align with.
+        if direct { _ = crows_bypass_cache(fd, 0) }
         return lock.withLock { failure }
     }
 
@@ -94,12 +111,29 @@ final class TileWriter: @unchecked Sendable {
             let want = size.width * 4 * job.rows
             // A tile's rows lie one after another in its slot: these go after the ones before.
             let at = off_t(layout.offset(level: job.level, column: column, row: tileRow) + within * size.width * 4)
-            // lseek and writev, which a worker's system calls allow on the file it was handed;
-            // only this thread moves the store's offset.
-            let wrote = lseek(fd, at, SEEK_SET) == at
-                ? pieces.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(job.rows)) } : -1
+            let wrote = write(job, column: column, width: size.width, at: at, bytes: want, pieces: pieces)
             guard wrote == want else { return wrote < 0 ? String(cString: strerror(errno)) : "the disk is full" }
         }
         return nil
+    }
+
+    /// One tile's rows of `job`: past the cache when they fill whole blocks, else through it.
+    /// lseek and write or writev, which a worker's system calls allow on the file it was
+    /// handed; only this thread moves the store's offset.
+    private func write(_ job: Job, column: Int, width: Int, at: off_t, bytes: Int, pieces: [iovec]) -> Int {
+        let alignment = Int(CROWS_DIRECT_ALIGNMENT)
+        if direct, let staging, Int(at) % alignment == 0, bytes % alignment == 0 {
+            let wrote = crows_write_rows(fd, at, job.band + column * layout.side * 4, job.stride, width * 4, Int32(job.rows),
+                                         staging.assumingMemoryBound(to: UInt8.self))
+            if wrote >= 0 || errno != EINVAL { return wrote }
+            // The file system took the flag but not the write: the cache from now on.
+            _ = crows_bypass_cache(fd, 0)
+            direct = false
+        }
+        // An edge tile's rows, narrower than a block: through the cache for this write.
+        let bypassed = direct && crows_bypass_cache(fd, 0) == 0
+        defer { if bypassed { _ = crows_bypass_cache(fd, 1) } }
+        guard lseek(fd, at, SEEK_SET) == at else { return -1 }
+        return pieces.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(job.rows)) }
     }
 }
