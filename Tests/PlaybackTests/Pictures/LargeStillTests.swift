@@ -211,15 +211,17 @@ import TestSupport
     func badFiles() throws {
         let source = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largePNGs[0].path()))
         let cut = try Fixtures.bytes("large-cut.png", source.prefix(source.count / 2))
-        let tiff = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largeTIFFs[3].path()))
-        // The first directory kept, the strips' bytes overwritten with noise past the header.
-        var noisy = [UInt8](tiff)
-        var seed: UInt32 = 7
-        for i in stride(from: 4096, to: noisy.count - 4096, by: 1) where i % 3 == 0 {
-            seed = seed &* 1_103_515_245 &+ 12345
-            noisy[i] = UInt8(truncatingIfNeeded: seed >> 16)
+        // The headers and directories kept (the first and last 4 KiB), the bytes between
+        // overwritten with noise.
+        func garbled(_ layout: Fixtures.LargeLayout, _ name: String) throws -> String {
+            var noisy = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try layout.path())))
+            var seed: UInt32 = 7
+            for i in stride(from: 4096, to: noisy.count - 4096, by: 1) where i % 3 == 0 {
+                seed = seed &* 1_103_515_245 &+ 12345
+                noisy[i] = UInt8(truncatingIfNeeded: seed >> 16)
+            }
+            return try Fixtures.bytes(name, Data(noisy))
         }
-        let garbled = try Fixtures.bytes("large-garbled.tif", Data(noisy))
         // A PNG whose header claims 60000 x 60000 and whose data is a few rows.
         var bomb = [UInt8](source.prefix(source.count / 8))
         bomb.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
@@ -227,7 +229,10 @@ import TestSupport
         let cases: [(String, String)] = [
             (cut, "large-cut.png: the file ends before the picture does"),
             (try Fixtures.largeInterlacedPNG(), "large-interlaced.png: an interlaced PNG this large cannot be read a row at a time"),
-            (garbled, "large-garbled.tif: "),
+            (try garbled(Fixtures.largeTIFFs[3], "large-garbled.tif"), "large-garbled.tif: "),
+            // Deflated rows, which ISA-L inflates: a TIFF's one strip, a PNG's IDAT chunks.
+            (try garbled(Fixtures.largeTIFFs[0], "large-garbled-deflate.tif"), "large-garbled-deflate.tif: the picture's compressed data is damaged"),
+            (try garbled(Fixtures.largePNGs[0], "large-garbled.png"), "large-garbled.png: the picture's"),
             (claims, "large-claims-60000.png: the file ends before the picture does"),
         ]
         for (path, start) in cases {
