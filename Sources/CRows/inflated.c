@@ -205,29 +205,59 @@ inflated *inflated_tiff(int fd, const uint64_t *offsets, const uint64_t *counts,
     return d;
 }
 
-// PNG's five filters undone in place, `prev` the row above unfiltered (zeros above the first).
+// Sub, Average and Paeth refer to the pixel just undone. With the pixel's size a constant the
+// compiler keeps that pixel in registers instead of reading back each byte it has just
+// stored, which made Average, the filter libpng and FFmpeg choose most for photos, take
+// 0.46 s of a 200 MP picture's rows. Above the first pixel and left of the first row the
+// references are zeros, which these loops start from.
+#define CROWS_UNFILTERS(BPP)                                                                            \
+    static void sub_##BPP(uint8_t *row, size_t n) {                                                     \
+        uint8_t a[BPP] = {0};                                                                           \
+        for (size_t i = 0; i < n; i += BPP)                                                             \
+            for (int k = 0; k < BPP; k++) row[i + k] = a[k] = (uint8_t)(row[i + k] + a[k]);            \
+    }                                                                                                   \
+    static void average_##BPP(uint8_t *row, const uint8_t *prev, size_t n) {                            \
+        uint8_t a[BPP] = {0};                                                                           \
+        for (size_t i = 0; i < n; i += BPP)                                                             \
+            for (int k = 0; k < BPP; k++) row[i + k] = a[k] = (uint8_t)(row[i + k] + ((a[k] + prev[i + k]) >> 1)); \
+    }                                                                                                   \
+    static void paeth_##BPP(uint8_t *row, const uint8_t *prev, size_t n) {                              \
+        uint8_t a[BPP] = {0}, c[BPP] = {0};                                                             \
+        for (size_t i = 0; i < n; i += BPP)                                                             \
+            for (int k = 0; k < BPP; k++) {                                                             \
+                int b = prev[i + k], pa = abs(b - c[k]), pb = abs(a[k] - c[k]), pc = abs(a[k] + b - 2 * c[k]); \
+                int predicted = pa <= pb && pa <= pc ? a[k] : pb <= pc ? b : c[k];                      \
+                row[i + k] = a[k] = (uint8_t)(row[i + k] + predicted);                                  \
+                c[k] = (uint8_t)b;                                                                      \
+            }                                                                                           \
+    }
+CROWS_UNFILTERS(1)
+CROWS_UNFILTERS(2)
+CROWS_UNFILTERS(3)
+CROWS_UNFILTERS(4)
+
+// PNG's five filters undone in place, `prev` the row above unfiltered (zeros above the first);
+// `n` is a whole number of `bpp`-byte pixels, 1 to 4 bytes.
 static int unfilter(uint8_t filter, uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
+    typedef void (*one)(uint8_t *, size_t);
+    typedef void (*two)(uint8_t *, const uint8_t *, size_t);
+    static const one subs[] = {sub_1, sub_2, sub_3, sub_4};
+    static const two averages[] = {average_1, average_2, average_3, average_4}, paeths[] = {paeth_1, paeth_2, paeth_3, paeth_4};
+    if (bpp < 1 || bpp > 4) return 0;
     switch (filter) {
     case 0:
         return 1;
     case 1:
-        for (size_t i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        subs[bpp - 1](row, n);
         return 1;
     case 2:
         for (size_t i = 0; i < n; i++) row[i] = (uint8_t)(row[i] + prev[i]);
         return 1;
     case 3:
-        for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + (prev[i] >> 1));
-        for (size_t i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + ((row[i - bpp] + prev[i]) >> 1));
+        averages[bpp - 1](row, prev, n);
         return 1;
     case 4:
-        for (size_t i = 0; i < bpp; i++) row[i] = (uint8_t)(row[i] + prev[i]);
-        for (size_t i = bpp; i < n; i++) {
-            int a = row[i - bpp], b = prev[i], c = prev[i - bpp];
-            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-            int predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-            row[i] = (uint8_t)(row[i] + predicted);
-        }
+        paeths[bpp - 1](row, prev, n);
         return 1;
     default:
         return 0;
