@@ -50,15 +50,20 @@ static int open_fast_png(crows_reader *r) {
     int type = png_get_color_type(r->png, r->info);
     int channels = type == PNG_COLOR_TYPE_GRAY ? 1 : type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
                  : type == PNG_COLOR_TYPE_RGB ? 3 : type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 0;
-    if (channels == 0 || png_get_bit_depth(r->png, r->info) != 8 || png_get_valid(r->png, r->info, PNG_INFO_tRNS)) return 0;
+    int depth = png_get_bit_depth(r->png, r->info);
+    if (channels == 0 || (depth != 8 && depth != 16) || png_get_valid(r->png, r->info, PNG_INFO_tRNS)) return 0;
+    // 16-bit rows (scans, astronomy) are narrowed into `scanline` before they become RGBA.
+    if (depth == 16 && (r->scanline = malloc((size_t)r->width * (size_t)channels)) == NULL) return 0;
     off_t payload = r->offset - (off_t)(r->buffered - r->used);
     uint8_t head[8];
     if (payload < 8 || pread(r->fd, head, sizeof head, payload - 8) != (ssize_t)sizeof head || memcmp(head + 4, "IDAT", 4) != 0) return 0;
     uint32_t length = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 | (uint32_t)head[2] << 8 | head[3];
-    r->fast = inflated_png(r->fd, payload, length, (uint32_t)r->height, (size_t)r->width * (size_t)channels, channels);
+    int bytes = depth / 8;
+    r->fast = inflated_png(r->fd, payload, length, (uint32_t)r->height, (size_t)r->width * (size_t)(channels * bytes),
+                           channels * bytes);
     if (r->fast == NULL) return 0;
     r->samples = channels;
-    r->bits = 8;
+    r->bits = depth;
     return 1;
 }
 
@@ -118,6 +123,12 @@ crows_status crows_read_png(crows_reader *r, uint8_t *dst, int rows) {
         if (s == NULL) {
             crows_failed(r, CROWS_FAILED, inflated_message(r->fast));
             return CROWS_FAILED;
+        }
+        if (r->bits == 16) {
+            // Big-endian samples scaled to 8 bits with rounding, as libpng's png_set_scale_16 does.
+            size_t n = (size_t)r->width * (size_t)r->samples;
+            for (size_t k = 0; k < n; k++) r->scanline[k] = (uint8_t)(((uint32_t)(s[2 * k] << 8 | s[2 * k + 1]) * 255 + 32895) >> 16);
+            s = r->scanline;
         }
         crows_to_rgba(s, r->samples, 8, r->width, dst + (size_t)i * (size_t)r->width * 4);
     }

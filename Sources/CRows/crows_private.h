@@ -33,11 +33,13 @@ struct crows_reader {
     TIFFRGBAImage image;
     int image_begun;
     // A plain layout (grey or RGB, with or without alpha, 8 or 16 bits, in strips) is read a
-    // row at a time, not a strip at a time: one strip can be most of the picture.
+    // row at a time, not a strip at a time: one strip can be most of the picture. A 16-bit
+    // PNG's rows are narrowed into it.
     uint8_t *scanline;
     int samples, bits;
-    // The plainest deflated layouts (8-bit samples, PNG without palette or interlacing), whose
-    // rows ISA-L inflates instead of libpng's or libtiff's zlib.
+    // The plainest deflated layouts (a PNG without palette, transparency chunk or interlacing;
+    // a TIFF of 8-bit samples in strips), whose rows ISA-L inflates instead of libpng's or
+    // libtiff's zlib.
     inflated *fast;
 };
 

@@ -235,33 +235,35 @@ CROWS_UNFILTERS(1)
 CROWS_UNFILTERS(2)
 CROWS_UNFILTERS(3)
 CROWS_UNFILTERS(4)
+CROWS_UNFILTERS(6)
+CROWS_UNFILTERS(8)
 
 // PNG's five filters undone in place, `prev` the row above unfiltered (zeros above the first);
-// `n` is a whole number of `bpp`-byte pixels, 1 to 4 bytes.
+// `n` is a whole number of `bpp`-byte pixels: 1 to 4 channels of 8 or 16 bits.
 static int unfilter(uint8_t filter, uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
-    typedef void (*one)(uint8_t *, size_t);
-    typedef void (*two)(uint8_t *, const uint8_t *, size_t);
-    static const one subs[] = {sub_1, sub_2, sub_3, sub_4};
-    static const two averages[] = {average_1, average_2, average_3, average_4}, paeths[] = {paeth_1, paeth_2, paeth_3, paeth_4};
-    if (bpp < 1 || bpp > 4) return 0;
-    switch (filter) {
-    case 0:
-        return 1;
-    case 1:
-        subs[bpp - 1](row, n);
-        return 1;
-    case 2:
+    if (filter == 0) return 1;
+    if (filter == 2) {
         for (size_t i = 0; i < n; i++) row[i] = (uint8_t)(row[i] + prev[i]);
         return 1;
-    case 3:
-        averages[bpp - 1](row, prev, n);
+    }
+    if (filter > 4) return 0;
+#define CROWS_UNFILTER_CASE(BPP)                              \
+    case BPP:                                                 \
+        if (filter == 1) sub_##BPP(row, n);                   \
+        else if (filter == 3) average_##BPP(row, prev, n);    \
+        else paeth_##BPP(row, prev, n);                       \
         return 1;
-    case 4:
-        paeths[bpp - 1](row, prev, n);
-        return 1;
+    switch (bpp) {
+        CROWS_UNFILTER_CASE(1)
+        CROWS_UNFILTER_CASE(2)
+        CROWS_UNFILTER_CASE(3)
+        CROWS_UNFILTER_CASE(4)
+        CROWS_UNFILTER_CASE(6)
+        CROWS_UNFILTER_CASE(8)
     default:
         return 0;
     }
+#undef CROWS_UNFILTER_CASE
 }
 
 // Rows inflated at a time, as far as the ring's end. After each call the inflater copies the

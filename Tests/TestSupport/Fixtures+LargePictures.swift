@@ -37,8 +37,9 @@ extension Fixtures {
         }
     }
 
-    private static func magickLayout(_ name: String, _ args: [String], prefix: String = "", ownReference: Bool = false) -> LargeLayout {
-        LargeLayout(name: name, tolerance: 0, ownReference: ownReference) {
+    private static func magickLayout(_ name: String, _ args: [String], prefix: String = "", ownReference: Bool = false,
+                                     tolerance: Int = 0) -> LargeLayout {
+        LargeLayout(name: name, tolerance: tolerance, ownReference: ownReference) {
             // Made first: `tool` holds the fixtures' lock while it runs.
             let source = try largeSource()
             return try tool(name, "convert") { out in [source] + args + [prefix + out] }
@@ -46,7 +47,7 @@ extension Fixtures {
     }
 
     /// PNG: 8-bit RGB, RGBA with half alpha, 16-bit grey, a palette (FFmpeg's, which filters no
-    /// row); libpng's in RGB and in grey with alpha.
+    /// row); libpng's in RGB, in grey with alpha, and in 16-bit RGB and RGBA.
     public static let largePNGs: [LargeLayout] = [
         ffmpegLayout("large-rgb.png", ["-pix_fmt", "rgb24"]),
         ffmpegLayout("large-rgba.png", ["-vf", "format=rgba,colorchannelmixer=aa=0.5", "-pix_fmt", "rgba"]),
@@ -56,6 +57,11 @@ extension Fixtures {
         magickLayout("large-magick-rgb.png", [], prefix: "PNG24:"),
         magickLayout("large-magick-grey-alpha.png", ["-colorspace", "gray", "-alpha", "set", "-channel", "A", "-evaluate", "set", "60%",
                                                      "+channel", "-define", "png:color-type=4"], ownReference: true),
+        // 16 bits a sample, as scanners write them: RGB (the source's values widened), and
+        // RGBA with alpha, against FFmpeg's own reading (swscale rounds).
+        magickLayout("large-magick-rgb48.png", [], prefix: "PNG48:"),
+        magickLayout("large-magick-rgba64.png", ["-alpha", "set", "-channel", "A", "-evaluate", "set", "60%", "+channel"],
+                     prefix: "PNG64:", ownReference: true, tolerance: 1),
     ]
 
     /// TIFF: FFmpeg's (one strip, deflate) in RGB, 16-bit RGB and grey; ImageMagick's in
