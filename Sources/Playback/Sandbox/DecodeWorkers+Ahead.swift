@@ -19,15 +19,31 @@ extension DecodeWorkers {
         if kind == .media { startAhead(kind: .containers) }
         startAhead(kind: kind)
         // A video's sound takes a worker of its own, asked for right after the picture's.
-        if kind == .media && sound { startAhead(kind: kind, second: true) }
+        if kind == .media && sound {
+            aheadCondition.withLock { ahead.soundAsked = true }
+            startAhead(kind: kind, second: true)
+        }
     }
 
     /// Lets go of the worker started ahead for a film's sound when the film plays none and
     /// nothing follows it in the queue: kept waiting, it would hold its memory for nothing.
-    /// Only an idle worker goes; the film's picture takes another, or the one still starting.
+    /// An idle worker goes at once, and the film's picture takes the one still starting.
+    /// When none is idle yet (the film's header is often read before its workers are
+    /// forked), the last of those starting goes as it arrives: the first is the picture's.
     func soundWorkerUnneeded() {
-        guard !DecodeWorkers.startsWorkersForNextItem, let worker = takeIdle(.media) else { return }
-        retire(worker)
+        guard !DecodeWorkers.startsWorkersForNextItem else { return }
+        let asked = aheadCondition.withLock { () -> Bool in
+            defer { ahead.soundAsked = false }
+            return ahead.soundAsked
+        }
+        guard asked else { return }
+        if let worker = takeIdle(.media) {
+            retire(worker)
+            return
+        }
+        aheadCondition.withLock {
+            if ahead.starting[.media, default: 0] > 0 { ahead.surplus[.media, default: 0] += 1 }
+        }
     }
 
     /// Starts a worker of `kind` on a thread of its own and keeps it waiting, unless one
@@ -35,19 +51,26 @@ extension DecodeWorkers {
     func startAhead(kind: WorkerKind, second: Bool = false) {
         let wanted = second ? 2 : 1
         let begins = aheadCondition.withLock { () -> Bool in
-            let have = (kindsStartingAhead[kind] ?? 0) + idle.withLock { $0.filter { $0.kind == kind }.count }
+            let have = (ahead.starting[kind] ?? 0) + idle.withLock { $0.filter { $0.kind == kind }.count }
             guard have < wanted else { return false }
-            kindsStartingAhead[kind, default: 0] += 1
+            ahead.starting[kind, default: 0] += 1
             return true
         }
         guard begins else { return }
         NamedThread.start(name: "worker-ahead") { [self] in
-            if case .success(let w)? = start(kind) { give(back: w) }
-            aheadCondition.withLock {
-                kindsStartingAhead[kind, default: 1] -= 1
-                if kindsStartingAhead[kind] == 0 { kindsStartingAhead[kind] = nil }
+            let started = start(kind)
+            let unneeded = aheadCondition.withLock { () -> Bool in
+                let last = ahead.starting[kind, default: 1] <= 1
+                ahead.starting[kind, default: 1] -= 1
+                if ahead.starting[kind] == 0 { ahead.starting[kind] = nil }
+                // Given back under the lock, so a still waiting for it finds it when it wakes.
+                let surplus = last && ahead.surplus[kind, default: 0] > 0
+                if surplus { ahead.surplus[kind] = nil }
+                if case .success(let w)? = started, !surplus { give(back: w) }
                 aheadCondition.broadcast()
+                return surplus
             }
+            if unneeded, case .success(let w)? = started { retire(w) }
         }
     }
 
@@ -55,7 +78,7 @@ extension DecodeWorkers {
     /// limit, so this cannot wait longer than a start would.
     func waitForStartAhead(_ kind: WorkerKind) {
         aheadCondition.withLock {
-            while kindsStartingAhead[kind] != nil && idle.withLock({ !$0.contains { $0.kind == kind } }) {
+            while ahead.starting[kind] != nil && idle.withLock({ !$0.contains { $0.kind == kind } }) {
                 aheadCondition.wait()
             }
         }
@@ -91,4 +114,16 @@ extension DecodeWorkers {
         if head.starts(with: Array("RIFF".utf8)) { return Array(head[8..<12]) == Array("AVI ".utf8) }
         return head[0] == 0x47 && head.count > 188 && head[188] == 0x47
     }
+}
+
+/// The workers a pool is starting ahead, and what becomes of them as they arrive.
+struct AheadStarts {
+    /// How many of each kind are being started right now: a still asked for meanwhile waits
+    /// for one rather than starting another beside them.
+    var starting: [WorkerKind: Int] = [:]
+    /// Whether a second media worker was asked for a film's sound and not yet let go.
+    var soundAsked = false
+    /// Kinds whose last worker starting is to be let go as it arrives: the one started for a
+    /// film's sound that the film turned out not to need.
+    var surplus: [WorkerKind: Int] = [:]
 }

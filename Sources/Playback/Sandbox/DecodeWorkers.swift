@@ -10,7 +10,7 @@ import Synchronization
 /// and a syscall allow-list; a crafted file that breaks a parser takes only that process,
 /// and the item fails with one line while the viewer goes on.
 public final class DecodeWorkers: @unchecked Sendable {
-    // @unchecked: `idle` and `said` are behind locks, `kindsStartingAhead` behind
+    // @unchecked: `idle` and `said` are behind locks, `ahead` behind
     // `aheadCondition`, the counters atomic; the rest is set once in init.
     /// The pool the player uses.
     public static let shared = DecodeWorkers(testing: getenv("MEDIAVIEW_WORKER_TEST").map { String(cString: $0) == "1" } ?? false)
@@ -33,12 +33,10 @@ public final class DecodeWorkers: @unchecked Sendable {
     let videos = Atomic<Int>(0)
     /// Sound streams a worker of their own decodes.
     let sounds = Atomic<Int>(0)
-    /// Guards `kindsStartingAhead`, and wakes a still that waits for a worker started ahead.
+    /// Guards `ahead`, and wakes a still that waits for a worker started ahead.
     let aheadCondition = Condition()
-    /// How many workers of each kind are being started ahead right now (under
-    /// `aheadCondition`): a still asked for meanwhile waits for one rather than starting
-    /// another beside them.
-    var kindsStartingAhead: [WorkerKind: Int] = [:]
+    /// The workers being started ahead (under `aheadCondition`).
+    var ahead = AheadStarts()
 
     /// A pool whose workers get `timeout` seconds a picture; `testing` lets them take probes.
     public init(timeout: Double = 10, testing: Bool = false) {
@@ -93,7 +91,7 @@ public final class DecodeWorkers: @unchecked Sendable {
     /// started ahead, which would otherwise join the idle ones just after; a start has its
     /// own time limit, so this waits no longer than one.
     public func stopAll() {
-        aheadCondition.withLock { while !kindsStartingAhead.isEmpty { aheadCondition.wait() } }
+        aheadCondition.withLock { while !ahead.starting.isEmpty { aheadCondition.wait() } }
         let all = idle.withLock { w -> [DecodeWorker] in defer { w = [] }; return w }
         all.forEach { $0.stop() }
     }
