@@ -51,9 +51,10 @@ struct inflated {
 // Slots in the ring: 256 rows of a 20,000-pixel RGB picture are 15 MB.
 enum { ring_rows = 256 };
 
-static const uint8_t *fail(inflated *d, const char *why) {
+// Keeps `why` for inflated_message; 0, for the callers that stop on it.
+static int fail(inflated *d, const char *why) {
     snprintf(d->message, sizeof d->message, "%s", why);
-    return NULL;
+    return 0;
 }
 
 // Reads the next part of the file into the buffer; 0 at its end or on an error.
@@ -93,10 +94,10 @@ static uint32_t big_endian(const uint8_t *p) {
 // IDAT chunks (checksum, then the next chunk's header); a TIFF strip is one run of bytes.
 static int more_input(inflated *d) {
     while (d->piece_left == 0) {
-        if (d->kind != SOURCE_PNG) return fail(d, "the picture's data ends before its last row"), 0;
+        if (d->kind != SOURCE_PNG) return fail(d, "the picture's data ends before its last row");
         uint8_t head[12];
         if (!take(d, head, sizeof head)) return 0;
-        if (memcmp(head + 8, "IDAT", 4) != 0) return fail(d, "the picture's data ends before its last row"), 0;
+        if (memcmp(head + 8, "IDAT", 4) != 0) return fail(d, "the picture's data ends before its last row");
         d->piece_left = big_endian(head + 4);
     }
     if (d->used == d->buffered && !refill(d)) return 0;
@@ -118,7 +119,7 @@ static int skip_zlib_header(inflated *d) {
         d->piece_left--;
     }
     if ((h[0] & 0x0f) != 8 || (h[0] >> 4) > 7 || ((h[0] << 8) | h[1]) % 31 != 0 || (h[1] & 0x20) != 0) {
-        return fail(d, "the picture's compressed data is damaged"), 0;
+        return fail(d, "the picture's compressed data is damaged");
     }
     d->in_header = 0;
     return 1;
@@ -138,7 +139,7 @@ static int fill(inflated *d, uint8_t *out, size_t need) {
     s->next_out = out;
     s->avail_out = (uint32_t)need;
     while (s->avail_out > 0) {
-        if (s->block_state == ISAL_BLOCK_FINISH) return fail(d, "the picture's data ends before its last row"), 0;
+        if (s->block_state == ISAL_BLOCK_FINISH) return fail(d, "the picture's data ends before its last row");
         // Once the stream's last bits are in, the inflater only gives out what it holds.
         if (s->avail_in == 0 && s->block_state != ISAL_BLOCK_INPUT_DONE && !more_input(d)) return 0;
         uint32_t in = s->avail_in, left = s->avail_out;
@@ -146,9 +147,9 @@ static int fill(inflated *d, uint8_t *out, size_t need) {
         uint32_t consumed = in - s->avail_in;
         d->used += consumed;
         d->piece_left -= consumed;
-        if (status < 0) return fail(d, "the picture's compressed data is damaged"), 0;
+        if (status < 0) return fail(d, "the picture's compressed data is damaged");
         if (consumed == 0 && s->avail_out == left && s->block_state != ISAL_BLOCK_FINISH) {
-            return fail(d, "the picture's compressed data is damaged"), 0;
+            return fail(d, "the picture's compressed data is damaged");
         }
     }
     return 1;
@@ -276,7 +277,7 @@ enum { batch_rows = 64 };
 static uint32_t produce_rows(inflated *d, uint32_t row, uint32_t most) {
     if (d->kind == SOURCE_TIFF) {
         if (d->strip_rows_left == 0) {
-            if (d->next_strip >= d->strips) return fail(d, "the picture has fewer strips than rows"), 0;
+            if (d->next_strip >= d->strips) return fail(d, "the picture has fewer strips than rows");
             uint32_t left = d->rows - row;
             d->strip_rows_left = d->rows_per_strip < left ? d->rows_per_strip : left;
             d->offset = (off_t)d->offsets[d->next_strip];
@@ -341,7 +342,8 @@ const uint8_t *inflated_next(inflated *d) {
         d->started = pthread_create(&d->thread, NULL, produce, d) == 0 ? 1 : -1;
         if (d->started < 0) {
             pthread_mutex_unlock(&d->lock);
-            return fail(d, "no thread can be started to read the picture");
+            fail(d, "no thread can be started to read the picture");
+            return NULL;
         }
     }
     while (d->produced <= d->consumed && !d->ended) pthread_cond_wait(&d->changed, &d->lock);
@@ -354,7 +356,8 @@ const uint8_t *inflated_next(inflated *d) {
     const uint8_t *above = row == 0 ? d->zeros : d->ring + (size_t)((row - 1) % ring_rows) * d->slot;
     if (!restore(d, slot, above)) {
         // Rows past this one are not handed out: the producer may stop where it is.
-        return fail(d, "a row of the picture has an unknown filter");
+        fail(d, "a row of the picture has an unknown filter");
+        return NULL;
     }
     pthread_mutex_lock(&d->lock);
     d->consumed++;
