@@ -16,9 +16,11 @@ let animations = AnimationServing()
 let streams = StreamServing(channel: channel)
 let containers = ContainerServing(channel: channel)
 let subtitles = SubtitleServing()
+let decodesAhead = DecodeAhead()
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
+    let decodedAhead = decodesAhead.take(request)
     switch request.kind {
     case .decode where testing && request.text.hasSuffix("worker-hangs.png"):
         // Tests only: a decode that never ends, to show a quit does not wait for it.
@@ -30,10 +32,11 @@ while let request = WorkerMessage.receive(on: channel) {
         // Tests only: a video that crashes the decoder, to show its previews stop alone.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .decode, .decodeSoFar:
-        answer = Serving.decode(request)
+        answer = decodedAhead ?? Serving.decode(request)
     case .decodeLarge:
         answer = Serving.decodeLarge(request, store: regions.takeStore())
     case .glance:
+        decodesAhead.start(for: request)
         answer = Serving.glance(request)
     case .thumbnail:
         answer = ThumbnailServing.serve(request)

@@ -76,4 +76,48 @@ import Testing
         #expect(looks.isEmpty && pool.firstLooksDecoded == 0)
         #expect(Self.colour(photo, 32, 24) == "blue")
     }
+
+    /// The worker decodes the photo beside its first look, so the sharp picture does not wait
+    /// for the small one: what it answers must be that photo, pixel for pixel as when no
+    /// look was asked.
+    @Test func thePhotoDecodedBesideItsLookIsThePhoto() throws {
+        defer { pool.stopAll() }
+        let path = try Fixtures.cameraJPEG(orientation: 6, thumbnail: .notAJPEG, grainy: true)
+        let looked = try decode(path, .thumbnailOrEighth)
+        try #require(looked.looks.count == 1)
+        let plain = try decode(path, .none)
+        #expect(plain.looks.isEmpty)
+        #expect(looked.photo == plain.photo, "the photo decoded beside its first look differs")
+        #expect(looked.photo.rotation == 90 && looked.photo.width == 640)
+    }
+
+    /// A worker asked for one photo's look and then for another picture decodes the one
+    /// asked for, not the photo it began beside the look.
+    @Test func aDecodeAfterAnotherPhotosLookIsOfItsOwnPicture() throws {
+        defer { pool.stopAll() }
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Fixtures.cameraJPEG(thumbnail: .notAJPEG))))
+        let blue = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Fixtures.solidImage("blue", width: 64, height: 48))))
+        let o = options(.thumbnailOrEighth)
+        let worker = try #require(try pool.confinedWorker(WorkerKind.forStill(Array(photo.prefix(PictureFormat.headSize)),
+                                                                               name: "photo.jpg"), name: "photo.jpg", options: o))
+        func request(_ bytes: [UInt8], _ kind: WorkerMessage.Kind, _ name: String) throws -> WorkerMessage {
+            let (fd, icc) = try #require(pool.requestFile(bytes, options: o))
+            var numbers: [Int64] = [Int64(icc), 800, 600, Int64(o.source.maxPixels), Int64(bytes.count)]
+            if kind == .glance { numbers.append(1) }
+            return WorkerMessage(kind: kind, numbers: numbers, text: name, fd: fd)
+        }
+        let glance = try request(photo, .glance, "photo.jpg")
+        defer { close(glance.fd) }
+        let look = try pool.answer(worker.exchange(glance, timeout: 10), worker: worker, name: "photo.jpg")
+        #expect(look.kind == .picture)
+        if look.fd >= 0 { close(look.fd) }
+        let decode = try request(blue, .decode, "blue.png")
+        defer { close(decode.fd) }
+        guard case .picture(let p) = try pool.finish(worker.exchange(decode, timeout: 10), worker: worker, name: "blue.png") else {
+            Issue.record("no picture")
+            return
+        }
+        #expect((p.pixels.width, p.pixels.height) == (64, 48))
+        #expect(Self.colour(p.pixels, 32, 24) == "blue")
+    }
 }
