@@ -13,6 +13,9 @@
  *   decode-show FILE FRAMES decode   decode only, in this process
  *   decode-show FILE FRAMES show     decode, and put an unchanged 1280x720 picture per frame
  *   decode-show FILE FRAMES touch    as show, and read each frame's planes and write the picture
+ *   decode-show FILE FRAMES play     the floor of (c): as touch, in real time (each picture put at
+ *                                    its time), on one decoder thread, the sound decoded too and
+ *                                    played nowhere; FRAMES 0 plays the whole file
  */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <time.h>
 
 enum { WIDTH = 1280, HEIGHT = 720 };
 
@@ -101,13 +105,39 @@ static unsigned touch(const AVFrame *frame, struct screen *s) {
     return (unsigned)_mm_cvtsi128_si32(sum);
 }
 
+// Sleeps until `seconds` after `start` on the monotonic clock.
+static void wait_until(const struct timespec *start, double seconds) {
+    struct timespec t = *start;
+    long long ns = t.tv_nsec + (long long)(seconds * 1e9);
+    t.tv_sec += (time_t)(ns / 1000000000);
+    t.tv_nsec = (long)(ns % 1000000000);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) != 0) {}
+}
+
+// The sound's decoder, or NULL when the file has no sound or it cannot be decoded.
+static AVCodecContext *open_sound(AVFormatContext *format, int *stream) {
+    const AVCodec *codec = NULL;
+    *stream = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0);
+    if (*stream < 0) return NULL;
+    AVCodecContext *sound = avcodec_alloc_context3(codec);
+    avcodec_parameters_to_context(sound, format->streams[*stream]->codecpar);
+    if (avcodec_open2(sound, codec, NULL) < 0) {
+        avcodec_free_context(&sound);
+        return NULL;
+    }
+    return sound;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 4 || (strcmp(argv[3], "decode") && strcmp(argv[3], "show") && strcmp(argv[3], "touch"))) {
-        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch\n");
+    if (argc != 4 || (strcmp(argv[3], "decode") && strcmp(argv[3], "show") && strcmp(argv[3], "touch") &&
+                      strcmp(argv[3], "play"))) {
+        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch|play\n");
         return 2;
     }
     int frames = atoi(argv[2]);
-    int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0;
+    int playing = strcmp(argv[3], "play") == 0;
+    int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0 || playing;
+    if (playing && frames <= 0) frames = 1 << 30;
     struct screen screen = {0};
     if (showing && open_screen(&screen) < 0) {
         fprintf(stderr, "decode-show: no display with MIT-SHM\n");
@@ -123,15 +153,21 @@ int main(int argc, char **argv) {
     if (stream < 0) return 1;
     AVCodecContext *decoder = avcodec_alloc_context3(codec);
     avcodec_parameters_to_context(decoder, format->streams[stream]->codecpar);
-    // FFmpeg's command line decodes with as many threads as it finds cores; so does this.
+    // FFmpeg's command line decodes with as many threads as it finds cores; so does this,
+    // but in real time, where one thread keeps up and costs the least.
     AVDictionary *options = NULL;
-    av_dict_set(&options, "threads", "auto", 0);
+    av_dict_set(&options, "threads", playing ? "1" : "auto", 0);
     if (avcodec_open2(decoder, codec, &options) < 0) return 1;
     av_dict_free(&options);
+    int sound_stream = -1;
+    AVCodecContext *sound = playing ? open_sound(format, &sound_stream) : NULL;
     AVPacket *packet = av_packet_alloc();
-    AVFrame *frame = av_frame_alloc();
+    AVFrame *frame = av_frame_alloc(), *samples = av_frame_alloc();
     int shown = 0, ended = 0;
     unsigned checksum = 0;
+    double base = av_q2d(format->streams[stream]->time_base), first = -1;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     while (shown < frames) {
         if (!ended) {
             if (av_read_frame(format, packet) < 0) {
@@ -139,16 +175,24 @@ int main(int argc, char **argv) {
                 ended = 1;
             } else {
                 if (packet->stream_index == stream) avcodec_send_packet(decoder, packet);
+                if (sound && packet->stream_index == sound_stream && avcodec_send_packet(sound, packet) == 0)
+                    while (avcodec_receive_frame(sound, samples) == 0) checksum += samples->nb_samples;
                 av_packet_unref(packet);
             }
         }
         while (shown < frames && avcodec_receive_frame(decoder, frame) == 0) {
+            if (playing && frame->best_effort_timestamp != AV_NOPTS_VALUE) {
+                double at = (double)frame->best_effort_timestamp * base;
+                if (first < 0) first = at;
+                wait_until(&start, at - first);
+            }
             if (touching) checksum += touch(frame, &screen);
             if (showing) show(&screen);
             shown++;
         }
-        if (ended && shown < frames) break;
+        if (ended) break;
     }
+    if (playing) frames = shown;
     if (showing) XSync(screen.display, False);
     printf("frames=%d checksum=%u\n", shown, checksum);
     return shown == frames ? 0 : 1;

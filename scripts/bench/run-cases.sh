@@ -175,6 +175,7 @@ mpv_common=(mpv --no-config --vo=x11 --hwdec=no --geometry=$geom --really-quiet)
 case_b() {
     local img=$media/still24mp.jpg r
     quiet b
+    floor_jpeg_tool || true
     for r in $(seq "$runs"); do
         timed "$mv" --frames 1 --windowed --geometry $geom "$img" && record b ours wall "$wall" &&
             record b ours rss "$rss"
@@ -183,13 +184,22 @@ case_b() {
         # feh 3.x: a slide show of one picture that quits when it would move on.
         timed feh --no-menus --geometry $geom --scale-down --on-last-slide quit --slideshow-delay 0.01 "$img" &&
             record b feh wall "$wall" && record b feh rss "$rss"
+        if [ -n "$floor_jpeg" ]; then
+            timed "$floor_jpeg" "$img" 1280 720 && record b floor wall "$wall"
+        fi
     done
 }
+
+# The floor of (b), built once a run from scripts/bench/jpeg-first.c: libjpeg-turbo and Xlib
+# alone, the picture decoded at the scale the window needs and put in it once.
+floor_jpeg=
+floor_jpeg_tool() { build_c_tool floor_jpeg jpeg-first "the (b) floor" libjpeg x11 xext; }
 
 # ------------------------------------------------- (c) 10 s of 720p30 with sound
 case_c() {
     local clip=$media/video720.mp4 r
     quiet c
+    floor_show_tool || true
     for r in $(seq "$runs"); do
         rm -f "$work/events"
         if BENCH_PSS=1 timed "$mv" --windowed --geometry $geom --autoexit --events "$work/events" "$clip"; then
@@ -206,6 +216,11 @@ case_c() {
             record c mpv pss "$pss"
             record c mpv wall "$wall"
             record c mpv dropped "$(awk '$1 == "frame-drop-count" || $1 == "decoder-frame-drop-count" { n += $2 } END { print n + 0 }' "$work/mpvstats")"
+        fi
+        # The floor: FFmpeg's decode of both streams on one thread each and the window's
+        # picture written and put at each frame's time, in one process; no sound output.
+        if [ -n "$floor_show" ] && timed "$floor_show" "$clip" 0 play; then
+            record c floor cpu "$(python3 -c "print($cpu + $xcpu)")"
         fi
     done
 }
