@@ -31,7 +31,7 @@ extension DemuxStage {
                 playPicture(picture)
                 return
             }
-            offerInProcessFirstLook()
+            startInProcessFirstLook()
             if let picture = try PictureSources.open(file: url, options: options, colour: colour) {
                 playPicture(picture)
                 return
