@@ -38,7 +38,7 @@ final class DecodeAhead {
         guard fd >= 0 else { return }
         let numbers = key.numbers, text = glance.text
         let answer = Locked<WorkerMessage?>(nil)
-        let thread = NamedThread.startJoinable(name: "mv-decode-ahead", stackSize: 4 << 20) {
+        let thread = NamedThread.startJoinable(name: "mv-decode-ahead", stackSize: 8 << 20) {
             let decoded = Serving.decode(WorkerMessage(kind: .decode, numbers: numbers, text: text, fd: fd))
             close(fd)
             answer.withLock { $0 = decoded }

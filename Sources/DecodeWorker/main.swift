@@ -130,4 +130,6 @@ while let request = WorkerMessage.receive(on: channel) {
     // the answer, which the film's start waits for).
     if request.kind == .containerOpen { ReadOnlyPages.letGo() }
 }
+// A photo's decode still under way ends before the libraries' destructors run.
+decodesAhead.settle()
 exit(0)
