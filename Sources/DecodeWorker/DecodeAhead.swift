@@ -27,6 +27,10 @@ final class DecodeAhead {
     }
 
     private var pending: Pending?
+    /// A JPEG worker's decodes (`Serving.decode`'s `jpegOnly`).
+    private let jpegOnly: Bool
+
+    init(jpegOnly: Bool) { self.jpegOnly = jpegOnly }
 
     /// Starts decoding the picture of `glance` (a first-look request, laid out as a decode
     /// with one more number) on a new thread, unless its memfd cannot be kept.
@@ -36,10 +40,10 @@ final class DecodeAhead {
         // The main loop closes the request's descriptor once the look is answered.
         let fd = fcntl(glance.fd, F_DUPFD_CLOEXEC, 3)
         guard fd >= 0 else { return }
-        let numbers = key.numbers, text = glance.text
+        let numbers = key.numbers, text = glance.text, jpegOnly = jpegOnly
         let answer = Locked<WorkerMessage?>(nil)
         let thread = NamedThread.startJoinable(name: "mv-decode-ahead", stackSize: 8 << 20) {
-            let decoded = Serving.decode(WorkerMessage(kind: .decode, numbers: numbers, text: text, fd: fd))
+            let decoded = Serving.decode(WorkerMessage(kind: .decode, numbers: numbers, text: text, fd: fd), jpegOnly: jpegOnly)
             close(fd)
             answer.withLock { $0 = decoded }
         }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import MediaCore
 import Playback
 
 /// A request served: its memfd read, the still (or its first look) decoded, the answer made.
@@ -15,13 +16,19 @@ enum Serving {
 
     /// The request's numbers: ICC length, target width and height (0: none), pixel budget,
     /// picture length; its fd: the display's ICC profile then the picture, sealed. A
-    /// `decodeSoFar` request carries the start of a JPEG still downloading.
-    static func decode(_ request: WorkerMessage) -> WorkerMessage {
-        read(request) { still($0, soFar: request.kind == .decodeSoFar) }
+    /// `decodeSoFar` request carries the start of a JPEG still downloading. A JPEG worker
+    /// (`jpegOnly`, without FFmpeg) hands back what libjpeg alone cannot show.
+    static func decode(_ request: WorkerMessage, jpegOnly: Bool) -> WorkerMessage {
+        read(request) { still($0, soFar: request.kind == .decodeSoFar, jpegOnly: jpegOnly) }
     }
 
-    private static func still(_ r: Request, soFar: Bool) -> WorkerMessage {
+    private static func still(_ r: Request, soFar: Bool, jpegOnly: Bool) -> WorkerMessage {
         do {
+            if jpegOnly && !soFar {
+                let still = try StillWork.decodeJPEG(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+                                                     displayProfile: r.icc)
+                return still.answer() ?? outOfMemory(r.name)
+            }
             if soFar {
                 let still = try StillWork.decodeSoFar(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
                                                       displayProfile: r.icc)
@@ -35,9 +42,15 @@ enum Serving {
                 return still.answer() ?? outOfMemory(r.name)
             }
         } catch {
-            let memory = error.code == cff_averror(ENOMEM)
-            return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)
+            return failure(error)
         }
+    }
+
+    /// The one line for `error`, with its number: out of memory (the worker is replaced), a
+    /// picture a JPEG worker hands back, or neither.
+    private static func failure(_ error: AVError) -> WorkerMessage {
+        let number = error.code == cff_averror(ENOMEM) ? Int64(ENOMEM) : error.code == StillWork.needsFFmpegCode ? Int64(ENOSYS) : 0
+        return WorkerMessage(kind: .failure, numbers: [number], text: error.message)
     }
 
     /// A PNG or TIFF too large to read whole, read through the request's fd a few rows at a

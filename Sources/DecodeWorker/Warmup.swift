@@ -12,7 +12,8 @@ import Playback
 /// that would find its files refused and the picture shown without text, or not at all.
 enum Warmup {
     /// Decodes each warm-up picture `kind` needs, colour managed, and drops the answers: a
-    /// photos worker only sets up FFmpeg and Little CMS with a PNG, a media worker nothing.
+    /// photos worker only sets up FFmpeg and Little CMS with a PNG, a JPEG worker libjpeg-turbo
+    /// with a JPEG, a media worker nothing.
     static func run(_ kind: WorkerKind) {
         load(libraries(for: kind))
         if kind == .subtitles { return SubtitleServing.warm() }
@@ -21,6 +22,15 @@ enum Warmup {
         // A media worker only decodes packets: libavcodec needs no warm-up, and reading a
         // picture would load libavformat, whose network and container libraries it never uses.
         if kind == .media || kind == .containers { return }
+        if kind == .jpegs {
+            if let jpeg = Data(base64Encoded: Self.jpeg.filter { !$0.isNewline }),
+               let still = try? StillWork.decodeJPEG([UInt8](jpeg), name: "warm-up.jpg", target: nil, maxPixels: 1 << 20,
+                                                     displayProfile: nil),
+               let answer = still.answer() {
+                close(answer.fd)
+            }
+            return
+        }
         let pixels: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0x00FF_FFFF]
         var pictures: [(String, [UInt8])] = []
         if let png = PNGEncoder.encodeRGB(pixels, width: 2, height: 2) { pictures.append(("warm-up.png", png)) }
@@ -52,6 +62,8 @@ enum Warmup {
                       DELAYLOAD_PNG, DELAYLOAD_ISAL]
         switch kind {
         case .photos: return photos
+        // A JPEG's frames are libavutil's, and a profile's conversion goes through libswscale.
+        case .jpegs: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVUTIL, DELAYLOAD_SWSCALE, DELAYLOAD_JPEG, DELAYLOAD_LCMS2]
         case .media: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
         case .containers: return [DELAYLOAD_SECCOMP, DELAYLOAD_AVFORMAT, DELAYLOAD_AVCODEC, DELAYLOAD_AVUTIL]
         case .subtitles: return [DELAYLOAD_SECCOMP, DELAYLOAD_ASS]
@@ -102,6 +114,13 @@ enum Warmup {
         AAADAJ24AAADAAAeoCCBBNluqumubgQEDAgAAAMACAAAAwAIQCIAAQAGRAHBc8GJAAAAFGlzcGUAAAAAAAAAQAAAAEAAAAAUaXNw
         ZQAAAAAAAAAIAAAACAAAABBwaXhpAAAAAAMKCgoAAAAaaXBtYQAAAAAAAAACAAECgQIAAgIDhAAAABppcmVmAAAAAAAAAA5kaW1n
         AAIAAQABAAAARG1kYXQAAAA4KAGvBBIXSyT5V/7zq9q3SeDRM4RWJSyjVag3Zz4Pq1a8KaHFB4tn6X1QnBLQ6Mi/4vMRoLq4vbY=
+        """
+
+    /// An 8x8 JPEG made by FFmpeg.
+    private static let jpeg = """
+        /9j/4AAQSkZJRgABAgAAAQABAAD//gAQTGF2YzU5LjM3LjEwMAD/2wBDAAgEBAQEBAUFBQUFBQYGBgYGBgYGBgYGBgYHBwcICAgH
+        BwcGBgcHCAgICAkJCQgICAgJCQoKCgwMCwsODg4RERT/xABMAAEBAAAAAAAAAAAAAAAAAAAABgEBAQAAAAAAAAAAAAAAAAAABgcQ
+        AQAAAAAAAAAAAAAAAAAAAAARAQAAAAAAAAAAAAAAAAAAAAD/wAARCAAIAAgDASIAAhEAAxEA/9oADAMBAAIRAxEAPwCLAFF/f//Z
         """
 
     /// An 8x8 JXL made with the format's own encoder.

@@ -35,17 +35,18 @@ enum Zygote {
         // A film's first workers need only FFmpeg's demuxers and decoders: the photo formats'
         // libraries and Little CMS wait until the launch's forks are done. A photo's launch
         // has them at once (a photos worker loading them after the fork took 15-20 ms longer
-        // to its first picture). The drawings' and subtitles' own are loaded after the fork,
-        // by the worker that needs them.
+        // to its first picture). A JPEG's launch needs only the JPEG worker's few libraries:
+        // FFmpeg's (30 ms) wait as the photo formats do for a film. The drawings' and
+        // subtitles' own are loaded after the fork, by the worker that needs them.
         let film = first == .containers || first == .media
-        Warmup.run(film ? .containers : .photos)
+        Warmup.run(film ? .containers : first == .jpegs ? .jpegs : .photos)
         let viewer = getppid()
         guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(0) }
         // Loading, the zygote read the symbol tables and start-up code of every library; its
         // workers map what they use themselves. Those pages leave the zygote's memory once
         // its first worker is on its way, and again after the photos' warm-up (they stay in
         // the page cache). Not before the first fork: that waits on the zygote.
-        var released = false, warmedForPhotos = !film
+        var released = false, warmedForPhotos = !film && first != .jpegs
         func release() {
             guard !released else { return }
             ReadOnlyPages.letGo()

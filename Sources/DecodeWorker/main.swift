@@ -16,12 +16,20 @@ let animations = AnimationServing()
 let streams = StreamServing(channel: channel)
 let containers = ContainerServing(channel: channel)
 let subtitles = SubtitleServing()
-let decodesAhead = DecodeAhead()
+let jpegOnly = kind == .jpegs
+let decodesAhead = DecodeAhead(jpegOnly: jpegOnly)
 guard WorkerMessage(kind: .ready, numbers: [Int64(steps)]).send(on: channel) else { exit(1) }
 while let request = WorkerMessage.receive(on: channel) {
     let answer: WorkerMessage
     let decodedAhead = decodesAhead.take(request)
     switch request.kind {
+    case let asked where jpegOnly && ![.decode, .decodeSoFar, .glance, .probe].contains(asked):
+        // A JPEG worker has no FFmpeg to do anything else with; the viewer asks other kinds.
+        if [.subtitleTrack, .subtitleEvents, .streamRelease, .streamFlush].contains(asked) {
+            if request.fd >= 0 { close(request.fd) }
+            continue
+        }
+        answer = WorkerMessage(kind: .failure, text: "the decoder was asked for something it does not do")
     case .decode where testing && request.text.hasSuffix("worker-hangs.png"):
         // Tests only: a decode that never ends, to show a quit does not wait for it.
         answer = WorkerMessage(kind: .probed, text: Probe.run("hang"))
@@ -32,7 +40,7 @@ while let request = WorkerMessage.receive(on: channel) {
         // Tests only: a video that crashes the decoder, to show its previews stop alone.
         answer = WorkerMessage(kind: .probed, text: Probe.run("abort"))
     case .decode, .decodeSoFar:
-        answer = decodedAhead ?? Serving.decode(request)
+        answer = decodedAhead ?? Serving.decode(request, jpegOnly: jpegOnly)
     case .decodeLarge:
         answer = Serving.decodeLarge(request, store: regions.takeStore())
     case .glance:

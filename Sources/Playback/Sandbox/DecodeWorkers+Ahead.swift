@@ -90,14 +90,15 @@ extension DecodeWorkers {
         if path.contains("://") {
             if videoExtensions.contains(StillFile.pathExtension(path)) { return .media }
             guard StillFile.namesStill(path) || StillFile.namesAnimation(path) else { return nil }
-            let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"]
-            return drawn.contains(StillFile.pathExtension(path)) ? .drawings : .photos
+            let drawn = ["svg", "svgz", "avif", "heic", "heif", "jxl"], jpeg = ["jpg", "jpeg", "jpe", "jfif"]
+            let ext = StillFile.pathExtension(path)
+            return drawn.contains(ext) ? .drawings : jpeg.contains(ext) ? .jpegs : .photos
         }
         guard let file = StillFile.openRegular(path) else { return nil }
         close(file.fd)
         if isVideo(file.head) && !StillFile.isStill(file.head, name: path) { return .media }
         guard StillFile.isStill(file.head, name: path) || StillFile.isAnimation(file.head) else { return nil }
-        return WorkerKind.forStill(file.head, name: path)
+        return WorkerKind.forDecode(file.head, name: path)
     }
 
     /// What web addresses of videos end in.

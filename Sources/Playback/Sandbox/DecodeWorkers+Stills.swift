@@ -21,11 +21,21 @@ extension DecodeWorkers {
     /// sandbox). `cancelled` is asked while the worker decodes: when it says yes, the worker
     /// is ended and the decode given up. With `glance`, a JPEG's first look is asked of the
     /// same worker first and handed to it, before the full decode starts.
+    /// A JPEG goes to a JPEG worker first; what it hands back goes to a photos worker.
     func still(_ bytes: [UInt8], name: String, options: PlayerOptions, soFar: Bool = false,
                cancelled: (() -> Bool)? = nil,
                glance: ((WorkerPicture) -> Void)? = nil) throws(AVError) -> StillOutcome {
-        guard let worker = try confinedWorker(WorkerKind.forStill(Array(bytes.prefix(PictureFormat.headSize)), name: name),
-                                              name: name, options: options) else { return .inProcess }
+        let kind = WorkerKind.forDecode(Array(bytes.prefix(PictureFormat.headSize)), name: name)
+        do {
+            return try still(bytes, name: name, kind: kind, options: options, soFar: soFar, cancelled: cancelled, glance: glance)
+        } catch where kind == .jpegs && error.code == StillWork.needsFFmpegCode {
+            return try still(bytes, name: name, kind: .photos, options: options, soFar: soFar, cancelled: cancelled, glance: nil)
+        }
+    }
+
+    private func still(_ bytes: [UInt8], name: String, kind: WorkerKind, options: PlayerOptions, soFar: Bool,
+                       cancelled: (() -> Bool)?, glance: ((WorkerPicture) -> Void)?) throws(AVError) -> StillOutcome {
+        guard let worker = try confinedWorker(kind, name: name, options: options) else { return .inProcess }
         guard let file = requestFile(bytes, options: options) else {
             give(back: worker)
             throw AVError(message: "\(name): out of memory")
@@ -120,6 +130,10 @@ extension DecodeWorkers {
                 throw AVError(message: "\(name): the decoder stopped: out of memory")
             }
             give(back: worker)
+            if m.numbers.first == Int64(ENOSYS), worker.kind == .jpegs {
+                // A JPEG worker's hand-back: `still` asks a photos worker.
+                throw AVError(code: StillWork.needsFFmpegCode, message: m.text)
+            }
             throw AVError(message: m.text.isEmpty ? "\(name): the decoder failed" : m.text)
         }
     }

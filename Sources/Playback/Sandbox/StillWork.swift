@@ -67,6 +67,26 @@ public enum StillWork {
         return try ffmpeg(bytes, name: name, maxPixels: maxPixels, colour: colour)
     }
 
+    /// What a JPEG worker says of a picture it has no library for: not a JPEG, or one
+    /// libjpeg declines. The viewer then asks a photos worker, which has FFmpeg.
+    public static let needsFFmpegCode = cff_averror(ENOSYS)
+
+    /// A JPEG through libjpeg-turbo alone, for a worker without FFmpeg: as `decode` for a
+    /// JPEG libjpeg reads, else a failure with `needsFFmpegCode`. A truncated file or one
+    /// over the budget fails as it would anywhere: FFmpeg would say no more.
+    public static func decodeJPEG(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
+                                  displayProfile: [UInt8]?) throws(AVError) -> Result {
+        guard bytes.starts(with: StillFile.jpeg) else {
+            throw AVError(code: needsFFmpegCode, message: "\(name): not a JPEG")
+        }
+        let colour = PictureColour(displayProfile: displayProfile, name: name)
+        do {
+            return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
+        } catch where !JPEGStill.isFinal(error.code) {
+            throw AVError(code: needsFFmpegCode, message: error.message)
+        }
+    }
+
     private static func jpeg(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
                              colour: PictureColour) throws(AVError) -> Result {
         var outcome: Swift.Result<Result, AVError> = .failure(AVError(message: "\(name): no data"))

@@ -7,6 +7,11 @@
 public enum WorkerKind: String, Sendable, CaseIterable {
     /// JPEG, PNG, WebP and the still formats FFmpeg reads.
     case photos
+    /// JPEG photos through libjpeg-turbo alone. FFmpeg's libraries take 30 ms of a
+    /// worker's start to load and a JPEG needs none of them, so the photo a user opens first
+    /// comes that much sooner; what libjpeg declines (CMYK, 12-bit, damage it cannot get past)
+    /// it hands back, and a photos worker decodes it.
+    case jpegs
     /// SVG, AVIF, HEIC and JPEG XL: libraries that read files when they first draw or decode.
     case drawings
     /// A video's pictures, or a sound stream: FFmpeg's decoders, one stream per worker.
@@ -23,6 +28,12 @@ public enum WorkerKind: String, Sendable, CaseIterable {
     /// The variable naming the kind of worker the zygote is asked for first, which it warms
     /// up for before it says it is ready.
     public static let zygoteFirstVariable = "MEDIAVIEW_ZYGOTE_FIRST"
+
+    /// The kind that decodes a still starting with `head` for the screen: a JPEG's own
+    /// worker, else the one `forStill` names.
+    static func forDecode(_ head: [UInt8], name: String) -> WorkerKind {
+        head.starts(with: StillFile.jpeg) ? .jpegs : forStill(head, name: name)
+    }
 
     /// The kind a still starting with `head` needs.
     static func forStill(_ head: [UInt8], name: String) -> WorkerKind {

@@ -39,11 +39,15 @@ extension MediaviewProgram {
             // screen yet, the font libraries.
             #expect(!libraries.contains { $0.hasPrefix("libpulse.so") }, "\(libraries.sorted())")
             #expect(!libraries.contains { name in Self.fonts.contains { name.hasPrefix($0) } }, "\(libraries.sorted())")
-            // The worker that decoded it has them: the photo did go through the parsers.
-            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker photos"]).stdout
+            // The worker that decoded it has them: the photo did go through the parsers. It is
+            // a JPEG's own, forked before FFmpeg was loaded: none of FFmpeg's demuxers or
+            // decoders, nor the hundred libraries they bring.
+            let workers = try Run.process("pgrep", ["-P", String(s.run.pid), "-f", "mediaview-worker jpegs"]).stdout
                 .split(separator: "\n").compactMap { Int32($0) }
             let worker = try #require(workers.first, "no worker beside the viewer")
-            #expect(parsers(in: try mapped(worker)).contains { $0.hasPrefix("libjpeg") })
+            let theirs = try mapped(worker)
+            #expect(parsers(in: theirs).contains { $0.hasPrefix("libjpeg") })
+            #expect(!theirs.contains { $0.hasPrefix("libavformat") || $0.hasPrefix("libavcodec") }, "\(theirs.sorted())")
         }
 
         /// The first text drawn loads FreeType and fontconfig: `i` over a photo shows its facts

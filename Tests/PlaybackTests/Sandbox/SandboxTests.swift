@@ -114,6 +114,45 @@ import Testing
         defer { pool.stopAll() }
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
         #expect(throws: AVError.self) { try pool.decodePixels(bytes, name: "broken.jpg", options: PlayerOptions()) }
-        #expect(pool.idlePIDs.count == 1)
+        // libjpeg cannot read it, so the JPEG worker handed it to a photos worker, whose
+        // FFmpeg could not either; both stay for the next picture.
+        #expect(pool.idle.withLock { $0.map(\.kind.rawValue).sorted() } == ["jpegs", "photos"])
+    }
+
+    /// A JPEG libjpeg declines (CMYK here) is handed back by the JPEG worker, which has no
+    /// FFmpeg, and shown by a photos worker: blue, as in the player.
+    @Test func aCMYKJPEGIsShownByAPhotosWorker() throws {
+        defer { pool.stopAll() }
+        let path = try Fixtures.tool("cmyk-blue-64x48.jpg", "convert") { out in
+            ["-size", "64x48", "xc:blue", "-colorspace", "CMYK", "-quality", "95", "JPEG:" + out]
+        }
+        let pixels = try pool.decodePixels([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: "cmyk.jpg",
+                                           options: PlayerOptions())
+        #expect((pixels.width, pixels.height) == (64, 48))
+        let i = (24 * pixels.width + 32) * 4
+        let (r, g, b) = pixels.format == .rgba ? (pixels.bytes[i], pixels.bytes[i + 1], pixels.bytes[i + 2])
+            : (pixels.bytes[i + 2], pixels.bytes[i + 1], pixels.bytes[i])
+        #expect(b > 200 && r < 60 && g < 60, "not blue: \(r),\(g),\(b)")
+        #expect(pool.idle.withLock { $0.map(\.kind.rawValue).sorted() } == ["jpegs", "photos"])
+    }
+
+    /// The JPEG worker is confined as every worker is, and takes nothing but stills: a
+    /// request it has no library for is refused in one line, and it goes on.
+    @Test func theJPEGWorkerIsConfinedAndTakesOnlyStills() throws {
+        defer { pool.stopAll() }
+        #expect(pool.confinement(.jpegs)?.missing == [])
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        #expect(Self.refused(pool.probe("open:/etc/passwd", kind: .jpegs)))
+        #expect(Self.refused(pool.probe("open:" + home, kind: .jpegs)))
+        #expect(pool.probe("tcp:9", kind: .jpegs) == .stopped("killed by the sandbox (SIGSYS)"))
+        #expect(pool.probe("exec:/bin/true", kind: .jpegs) == .stopped("killed by the sandbox (SIGSYS)"))
+        let worker = try #require(try pool.confinedWorker(.jpegs, name: "clip", options: PlayerOptions()))
+        defer { worker.stop() }
+        guard case .answer(let m) = worker.exchange(WorkerMessage(kind: .thumbnail, text: "clip.mp4"), timeout: 5) else {
+            Issue.record("the JPEG worker did not answer")
+            return
+        }
+        #expect(m.kind == .failure && m.text == "the decoder was asked for something it does not do")
+        #expect(worker.isAlive)
     }
 }

@@ -67,7 +67,9 @@ import TestSupport
         for path in videos { #expect(DecodeWorkers.kindAhead(for: path) == .media, "\(path)") }
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.solidImage("red", width: 64, height: 48)) == .photos)
         #expect(DecodeWorkers.kindAhead(for: try Fixtures.gif(colors: ["red", "blue"], delayCentiseconds: 50)) == .photos)
-        #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.JPG?size=big") == .photos)
+        #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.JPG?size=big") == .jpegs)
+        #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/a/photo.png") == .photos)
+        #expect(DecodeWorkers.kindAhead(for: try Fixtures.solidImage("red", width: 64, height: 48, ext: "jpg")) == .jpegs)
         #expect(DecodeWorkers.kindAhead(for: "https://example.invalid/logo.svg") == .drawings)
         let svg = try Fixtures.bytes("start-ahead.svg", Data(StillFormatSandboxTests.svgWithText.utf8))
         #expect(DecodeWorkers.kindAhead(for: svg) == .drawings)
