@@ -11,6 +11,17 @@ import Testing
     /// A pool whose workers take probes; hangs are cut after 2 s.
     let pool = DecodeWorkers(timeout: 2, testing: true)
 
+    /// Expects a worker of `kind` to have every confinement step, and to be refused the
+    /// user's files, a TCP connection and `execve`.
+    static func expectConfined(_ pool: DecodeWorkers, _ kind: WorkerKind, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(pool.confinement(kind)?.missing == [], sourceLocation: sourceLocation)
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        #expect(refused(pool.probe("open:/etc/passwd", kind: kind)), sourceLocation: sourceLocation)
+        #expect(refused(pool.probe("open:" + home, kind: kind)), sourceLocation: sourceLocation)
+        #expect(pool.probe("tcp:9", kind: kind) == .stopped("killed by the sandbox (SIGSYS)"), sourceLocation: sourceLocation)
+        #expect(pool.probe("exec:/bin/true", kind: kind) == .stopped("killed by the sandbox (SIGSYS)"), sourceLocation: sourceLocation)
+    }
+
     /// What a refused probe may come to: an errno inside the worker, or its death by seccomp.
     static func refused(_ o: DecodeWorkers.ProbeOutcome) -> Bool {
         switch o {
@@ -140,12 +151,7 @@ import Testing
     /// request it has no library for is refused in one line, and it goes on.
     @Test func theJPEGWorkerIsConfinedAndTakesOnlyStills() throws {
         defer { pool.stopAll() }
-        #expect(pool.confinement(.jpegs)?.missing == [])
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
-        #expect(Self.refused(pool.probe("open:/etc/passwd", kind: .jpegs)))
-        #expect(Self.refused(pool.probe("open:" + home, kind: .jpegs)))
-        #expect(pool.probe("tcp:9", kind: .jpegs) == .stopped("killed by the sandbox (SIGSYS)"))
-        #expect(pool.probe("exec:/bin/true", kind: .jpegs) == .stopped("killed by the sandbox (SIGSYS)"))
+        Self.expectConfined(pool, .jpegs)
         let worker = try #require(try pool.confinedWorker(.jpegs, name: "clip", options: PlayerOptions()))
         defer { worker.stop() }
         guard case .answer(let m) = worker.exchange(WorkerMessage(kind: .thumbnail, text: "clip.mp4"), timeout: 5) else {
