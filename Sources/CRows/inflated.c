@@ -132,24 +132,32 @@ static void begin_stream(inflated *d) {
     d->in_header = 1;
 }
 
-// Inflates exactly `need` bytes into `out`.
+// Inflates exactly `need` bytes into `out`. More of the file is asked for only once the
+// inflater has nothing left to give: with every byte of its input taken it may still hold
+// bits it read ahead, or the rest of a long match, and a solid picture's last few bytes make
+// megabytes of rows. Asking for input then would find the file's next chunk, not deflate.
 static int fill(inflated *d, uint8_t *out, size_t need) {
     struct inflate_state *s = d->state;
     if (d->in_header && !skip_zlib_header(d)) return 0;
     s->next_out = out;
     s->avail_out = (uint32_t)need;
+    int starved = 0;
     while (s->avail_out > 0) {
         if (s->block_state == ISAL_BLOCK_FINISH) return fail(d, "the picture's data ends before its last row");
-        // Once the stream's last bits are in, the inflater only gives out what it holds.
-        if (s->avail_in == 0 && s->block_state != ISAL_BLOCK_INPUT_DONE && !more_input(d)) return 0;
+        if (s->avail_in == 0 && starved && !more_input(d)) return 0;
         uint32_t in = s->avail_in, left = s->avail_out;
         int status = isal_inflate(s);
         uint32_t consumed = in - s->avail_in;
         d->used += consumed;
         d->piece_left -= consumed;
         if (status < 0) return fail(d, "the picture's compressed data is damaged");
-        if (consumed == 0 && s->avail_out == left && s->block_state != ISAL_BLOCK_FINISH) {
+        if (consumed > 0 || s->avail_out != left) {
+            starved = 0;
+        } else if (in > 0 && s->block_state != ISAL_BLOCK_FINISH) {
+            // Input it would not take, and nothing out.
             return fail(d, "the picture's compressed data is damaged");
+        } else {
+            starved = 1;
         }
     }
     return 1;

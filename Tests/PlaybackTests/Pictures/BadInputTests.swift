@@ -137,8 +137,9 @@ import Testing
         let path = try Fixtures.solidImage("red", width: 2000, height: 2000)
         for (budget, side) in [(1_000_000, 1000), (100_000_000, 2000)] {
             let d = PlayerDriver(path) { $0.untimed = true; $0.source.maxPixels = budget }
-            guard case .ready(let info) = d.waitOpened(timeout: 10) else {
-                Issue.record("not opened under a budget of \(budget)")
+            let opened = d.waitOpened(timeout: 10)
+            guard case .ready(let info) = opened else {
+                Issue.record("not opened under a budget of \(budget): \(opened)")
                 continue
             }
             #expect(info.width == 2000 && info.height == 2000, "the stored size is the picture's")

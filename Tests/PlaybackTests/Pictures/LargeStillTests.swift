@@ -207,6 +207,25 @@ import TestSupport
         }
     }
 
+    /// A solid picture deflates 12 MB of rows into a few KiB: the inflater reads the stream's
+    /// last bytes while rows are still to come, and where its batches end depends on how far
+    /// the reading thread has got. Every read must still come out whole.
+    @Test("A picture whose last compressed bytes are read before its last rows reads whole, every time",
+          arguments: ["png", "tif"])
+    func lastBytesBeforeLastRows(ext: String) throws {
+        let png = try Fixtures.solidImage("red", width: 2000, height: 2000)
+        let path = ext == "png" ? png : try Fixtures.make("solid-red-2000x2000-deflate.tif",
+                                                          ["-i", png, "-compression_algo", "deflate", "-pix_fmt", "rgb24"])
+        for _ in 0..<40 {
+            let r = try Self.decode(path, target: (640, 360), maxPixels: 1_000_000)
+            let p = Self.rgba(r.frame)
+            let red = r.frame.raw.pointee.format == AV_PIX_FMT_RGBA.rawValue ? 0 : 2
+            let w = Int(r.frame.raw.pointee.width), h = Int(r.frame.raw.pointee.height)
+            #expect(w == h && w >= 250 && p[red] > 200 && p[1] < 50 && p[p.count - 4 + red] > 200,
+                    "not the red picture: \(w)x\(h), \(p.prefix(4))")
+        }
+    }
+
     @Test("Files that cannot be read a row at a time, or are damaged, fail in one line")
     func badFiles() throws {
         let source = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largePNGs[0].path()))
