@@ -6,7 +6,7 @@ import Playback
 /// work per input is bounded (`MediaProbe.Budget`), so a slow input is a finding, not a hang.
 /// Whatever FFmpeg, libjpeg or libwebp make of it, the probe must return, and say why when
 /// it refused the input in one line; so must a worker's animation, a picture still
-/// downloading and a gallery's thumbnail.
+/// downloading, a JPEG worker's decode and a gallery's thumbnail.
 enum FuzzMedia {
     static func run(_ bytes: [UInt8]) {
         let outcome = MediaProbe.run(bytes)
@@ -24,6 +24,18 @@ enum FuzzMedia {
         soFar(bytes)
         large(bytes)
         zoomedJPEG(bytes)
+        jpegWorker(bytes)
+    }
+
+    /// The same bytes as a JPEG worker decodes them, with libjpeg-turbo alone: a picture, or
+    /// one line (what it hands back to a photos worker among them).
+    static func jpegWorker(_ bytes: [UInt8]) {
+        do {
+            let r = try StillWork.decodeJPEG(bytes, name: "fuzz", target: (640, 480), maxPixels: 16_000_000, displayProfile: nil)
+            if let answer = r.answer(), answer.fd >= 0 { close(answer.fd) }
+        } catch {
+            precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+        }
     }
 
     /// The same bytes as a JPEG too large to hold whole, zoomed in: its entropy index read
