@@ -6,8 +6,9 @@ extension MediaviewProgram {
     /// A video's pictures come from a sandboxed worker: when that worker dies or hangs
     /// mid-play, the video ends in one line and the queue goes on.
     @Suite(.serialized) struct VideoWorker {
-        /// Test-only names make the decoding worker, or the one reading the container, abort
-        /// or stop answering after 30 packets, as a crafted frame breaking the H.264 decoder
+        /// Test-only names make the decoding worker abort or stop answering after 30 packets,
+        /// or the one reading the container after 120 (past the player's read-ahead, so
+        /// mid-play in this 8 s clip of 200), as a crafted frame breaking the H.264 decoder
         /// or a crafted box breaking the MP4 reader could: one line each, the next item
         /// shows, and the program ends on its own saying an item failed.
         @Test(arguments: [("worker-crashes-later", "crashed (SIGABRT)"), ("worker-hangs-later", "took too long"),
@@ -16,7 +17,7 @@ extension MediaviewProgram {
             let dir = try Scratch.directory("video-worker-\(name)")
             let video = dir + "/clip \(name).mp4"
             try FileManager.default.createSymbolicLink(atPath: video,
-                                                       withDestinationPath: try Fixtures.solidVideo("red", seconds: 4))
+                                                       withDestinationPath: try Fixtures.solidVideo("red", seconds: 8))
             let blue = try Fixtures.solidImage("blue", width: 64, height: 48)
             let log = dir + "/events.jsonl"
             let r = try mediaview(["--autoexit", "--image-duration", "0.3", "--no-audio", "--events", log, video, blue],
