@@ -55,21 +55,25 @@ final class DecodeAhead {
     /// that was not the one expected runs alone, and an unused picture's memfd is closed.
     func take(_ request: WorkerMessage) -> WorkerMessage? {
         guard let p = pending else { return nil }
-        pending = nil
-        p.thread.join()
-        let decoded = p.answer.withLock { a -> WorkerMessage? in
-            defer { a = nil }
-            return a
-        }
-        guard let decoded else { return nil }
-        if request.kind == .decode, Self.key(request.fd, request.numbers, request.text) == p.key { return decoded }
-        if decoded.fd >= 0 { close(decoded.fd) }
-        return nil
+        let wanted = request.kind == .decode && Self.key(request.fd, request.numbers, request.text) == p.key
+        return end(keeping: wanted)
     }
 
     /// Ends a decode under way and lets its answer go.
     func settle() {
-        _ = take(WorkerMessage(kind: .ready))
+        _ = end(keeping: false)
+    }
+
+    /// Waits for the decode under way, if any, and returns its answer when `keeping`; else
+    /// closes the answer's picture.
+    private func end(keeping: Bool) -> WorkerMessage? {
+        guard let p = pending else { return nil }
+        pending = nil
+        p.thread.join()
+        guard let decoded = p.answer.withLock({ $0 }) else { return nil }
+        if keeping { return decoded }
+        if decoded.fd >= 0 { close(decoded.fd) }
+        return nil
     }
 
     /// A decode's numbers are its first five; a look adds one, and messages arrive padded.

@@ -72,8 +72,7 @@ enum Serving {
             answer.numbers.append(still.tilesStored ? 1 : 0)
             return answer
         } catch {
-            let memory = error.code == cff_averror(ENOMEM)
-            return WorkerMessage(kind: .failure, numbers: [memory ? Int64(ENOMEM) : 0], text: error.message)
+            return failure(error)
         }
     }
 
