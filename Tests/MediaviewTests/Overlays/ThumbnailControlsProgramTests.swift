@@ -176,7 +176,8 @@ extension MediaviewProgram {
             try xdotool(["windowfocus", "\(other.id)"])
             let end = Date().addingTimeInterval(5)
             var g = v.geometry()
-            while (g?.width ?? 0) > 1000 && Date() < end {
+            // Until it is narrower than 1000: a frame of the shrinking animation may be 1000 wide.
+            while (g?.width ?? 0) >= 1000 && Date() < end {
                 usleep(50_000)
                 g = v.geometry()
             }
