@@ -18,7 +18,8 @@ public final class XDisplay {
     public private(set) var shmAvailable: Bool
     /// The first event number of the MIT-SHM extension, for completion events.
     let shmCompletionType: Int32
-    let inputMethod: XIM?
+    /// The input method once a key press asked for it: `.some(nil)` when it could not be opened.
+    private var openedInputMethod: XIM??
     private var atoms: [String: Atom] = [:]
     /// Pointer shapes made so far; the server frees them with the connection.
     var cursors: [PointerShape: Cursor] = [:]
@@ -46,15 +47,24 @@ public final class XDisplay {
         let hasShm = XShmQueryVersion(d, &major, &minor, &pixmaps) != 0
         shmAvailable = allowShm && hasShm && XDisplay.isLocal(shown)
         shmCompletionType = hasShm ? XShmGetEventBase(d) + ShmCompletion : -1
-        // "@im=none": we only want layout-aware text from keys, not an input method server.
-        XSetLocaleModifiers("@im=none")
-        inputMethod = XOpenIM(d, nil, nil, nil)
         watchRoot()
     }
 
     deinit {
-        if let im = inputMethod { XCloseIM(im) }
+        if case let im?? = openedInputMethod { XCloseIM(im) }
         XCloseDisplay(raw)
+    }
+
+    /// The input method that turns keys into layout-aware text, opened at the first key
+    /// press: opening it reads the locale's whole compose table, which would hold up the
+    /// first picture by several milliseconds for a keyboard not yet touched.
+    var inputMethod: XIM? {
+        if let opened = openedInputMethod { return opened }
+        // "@im=none": we only want layout-aware text from keys, not an input method server.
+        XSetLocaleModifiers("@im=none")
+        let im = XOpenIM(raw, nil, nil, nil)
+        openedInputMethod = .some(im)
+        return im
     }
 
     /// The connection's file descriptor, for poll.

@@ -18,7 +18,8 @@ public final class XWindow {
     /// What the window has asked of a window manager, kept to be asked again of one that
     /// starts later.
     var managerRequests = ManagerRequests()
-    let inputContext: XIC?
+    /// The input context, made with the display's input method at the first key press.
+    private var madeInputContext: XIC??
     /// The foreign window this one lives in (`--wid`), nil for a top-level window.
     public let parent: UInt?
     /// Inside its parent now (false while detached to show fullscreen).
@@ -60,7 +61,6 @@ public final class XWindow {
             throw XError(parent != nil ? "cannot embed into window \(parent!): no such window" : "cannot create a window")
         }
         id = w
-        inputContext = display.inputMethod.flatMap { cx11_create_ic($0, w) }
         setClass(className)
         var proto = display.atom("WM_DELETE_WINDOW")
         XSetWMProtocols(d, w, &proto, 1)
@@ -70,9 +70,18 @@ public final class XWindow {
     }
 
     deinit {
-        if let ic = inputContext { XDestroyIC(ic) }
+        if case let ic?? = madeInputContext { XDestroyIC(ic) }
         XDestroyWindow(display.raw, id)
         XFlush(display.raw)
+    }
+
+    /// The context that turns this window's key presses into text; nil where the locale
+    /// has no input method (keys then give Latin-1 text).
+    var inputContext: XIC? {
+        if let made = madeInputContext { return made }
+        let ic = display.inputMethod.flatMap { cx11_create_ic($0, id) }
+        madeInputContext = .some(ic)
+        return ic
     }
 
     private func setClass(_ name: String) {
