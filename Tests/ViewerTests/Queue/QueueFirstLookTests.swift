@@ -30,9 +30,10 @@ struct QueueFirstLookTests {
         return (h, before)
     }
 
-    func photo(_ thumbnail: Fixtures.ExifThumbnail, sandbox: SandboxMode = .automatic) throws -> (MediaView, Screenings) {
+    func photo(_ thumbnail: Fixtures.ExifThumbnail, sandbox: SandboxMode = .automatic,
+               width: Int = 4000, height: Int = 3000) throws -> (MediaView, Screenings) {
         let v = MediaView()
-        v.setImage(url: try Fixtures.cameraJPEG(thumbnail: thumbnail, width: 4000, height: 3000, grainy: true))
+        v.setImage(url: try Fixtures.cameraJPEG(thumbnail: thumbnail, width: width, height: height, grainy: true))
         v.playerOptions.sandbox = sandbox
         let s = Screenings()
         v.delegate = s
@@ -85,11 +86,12 @@ struct QueueFirstLookTests {
         #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
     }
 
-    /// A photo the user jumps to, not opened ahead, without a thumbnail: an eighth-size
-    /// decode of the photo itself (red, blurred) shows before the sharp one.
+    /// A photo the user jumps to, not opened ahead, without a thumbnail, and decoded at its
+    /// full size (under twice the window's size): an eighth-size decode of the photo itself
+    /// (red, blurred) shows before the sharp one.
     @Test func aPhotoJumpedToWithoutAThumbnailShowsAnEighthFirst() throws {
         let (h, before) = try harness()
-        let (v, seen) = try photo(.notAJPEG)
+        let (v, seen) = try photo(.notAJPEG, width: 1592, height: 1192)
         defer { h.queue.shutdown() }
         h.queue.queue(mediaView: before)
         h.pump(seconds: 5) { before.hasPicture }
@@ -99,6 +101,22 @@ struct QueueFirstLookTests {
         #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
         h.pump(seconds: 20) { seen.events.contains("frame") }
         #expect(seen.events == ["look", "frame"])
+    }
+
+    /// The same photo four times the size is decoded at a quarter, which costs little more
+    /// than the eighth: it goes straight to the sharp picture, with no blurred one first.
+    @Test func aPhotoDecodedReducedGetsNoEighth() throws {
+        let (h, before) = try harness()
+        let (v, seen) = try photo(.notAJPEG)
+        defer { h.queue.shutdown() }
+        let looks = DecodeWorkers.shared.firstLooksDecoded
+        h.queue.queue(mediaView: before)
+        h.pump(seconds: 5) { before.hasPicture }
+        h.queue.present(mediaView: v, animated: false)
+        h.pump(seconds: 20) { seen.events.contains("look") || seen.events.contains("frame") }
+        #expect(seen.events == ["frame"])
+        #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
+        #expect(DecodeWorkers.shared.firstLooksDecoded == looks)
     }
 
     /// Right then Left: the photo before is still decoded and shows in the same turn,
