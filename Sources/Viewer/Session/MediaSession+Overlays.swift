@@ -21,6 +21,7 @@ extension MediaSession {
         }
         guard let p = player else { return }
         if case .opening = p.phase {
+            if let from = loadingIndicatorFrom, state.now < from { return }
             // Playable media pulses its play indicator while it loads; pictures spin.
             let phase = state.now.truncatingRemainder(dividingBy: 1)
             if (content.kind == .video || content.kind == .audio) && !settings.shouldHidePlayButton {

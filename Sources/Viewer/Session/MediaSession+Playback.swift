@@ -57,4 +57,16 @@ extension MediaSession {
         guard let p = player else { return false }
         return p.isStarving || p.phase == .opening
     }
+
+    /// How long an item may open before its loading indicator shows. A photo or a film that
+    /// opens sooner goes straight from black to its picture: an indicator drawn for a frame
+    /// or two would flash, and its whole-window draws would take a core from the decoding.
+    static let loadingIndicatorDelay = 0.15
+
+    /// When the loading indicator of an item still opening starts to show; nil when the
+    /// item is not opening.
+    var loadingIndicatorFrom: Double? {
+        guard let p = player, p.phase == .opening else { return nil }
+        return firstShownAt + Self.loadingIndicatorDelay
+    }
 }

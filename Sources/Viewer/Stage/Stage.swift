@@ -198,6 +198,8 @@ final class Stage {
     /// Overlays that animate (spinner) or hide after a while need another look.
     private func overlayDeadline(_ v: MediaView, now: Double) -> Double? {
         if v.isWaitingForData {
+            // Nothing is drawn until the loading indicator is due: most items open sooner.
+            if let from = v.loadingIndicatorFrom, now < from { return from - now }
             // The loading and buffering indicators turn, at 30 frames a second. Asking for a
             // draw at every turn of the loop drew as fast as the X server answered (each
             // draw's completion is an event): 455 whole-window draws while one picture

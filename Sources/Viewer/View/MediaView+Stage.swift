@@ -23,6 +23,9 @@ extension MediaView {
     /// The loading or buffering indicator turns while this holds.
     var isWaitingForData: Bool { session?.isWaitingForData ?? false }
 
+    /// When the loading indicator starts to show, while the media opens.
+    var loadingIndicatorFrom: Double? { session?.loadingIndicatorFrom }
+
     /// Frames the player dropped so far.
     var droppedFrames: Int { session?.droppedFrames ?? 0 }
 

@@ -73,6 +73,42 @@ struct QueueStepTests {
         #expect(last.map { near($0.rgb, Self.red, 40) } == true, "the red picture is not on screen")
     }
 
+    /// The first item has no picture to hold: the window stays black while it opens, and
+    /// the loading indicator turns only once it has taken a moment, so a photo that opens
+    /// sooner never flashes a spinner before it.
+    @Test func theFirstItemsLoadingIndicatorWaitsAMoment() throws {
+        let h = QueueHarness()
+        h.queue.presentation.geometry = (800, 600, 0, 0)
+        let name = "first-\(getpid()).png"
+        let served = try TestEnvironment.httpRoot + "/" + name
+        try? FileManager.default.removeItem(atPath: served)
+        try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 800, height: 600), toPath: served)
+        let v = MediaView()
+        v.setImage(url: try TestEnvironment.http + "/delay/900/" + name)
+        let seen = Screenings()
+        v.delegate = seen
+        defer { h.queue.shutdown() }
+        let probe = try ScreenProbe()
+        let start = MonotonicClock.seconds()
+        h.queue.queue(mediaView: v)
+        // Near-white pixels where the indicator turns, in the middle of the window.
+        var samples: [(t: Double, white: Int)] = []
+        h.pump(seconds: 20) {
+            if let w = h.queue.screenOrNil()?.stage.window {
+                let img = probe.grab(window: w.id, x: 352, y: 252, width: 96, height: 96)
+                var white = 0
+                for y in 0..<96 { for x in 0..<96 where img.pixel(x, y) & 0xFFFFFF > 0xC0C0C0 { white += 1 } }
+                samples.append((MonotonicClock.seconds() - start, white))
+            }
+            return seen.frames > 0
+        }
+        #expect(seen.frames == 1)
+        let early = samples.filter { $0.t < MediaSession.loadingIndicatorDelay - 0.03 }
+        #expect(!early.isEmpty && early.allSatisfy { $0.white == 0 }, "an indicator flashed at once: \(early)")
+        let later = samples.filter { $0.t > MediaSession.loadingIndicatorDelay + 0.1 && $0.t < 0.8 }
+        #expect(later.contains { $0.white > 20 }, "no indicator while the picture took long: \(later.map(\.white))")
+    }
+
     /// A picture that takes longer is not waited for in silence: after the moment the
     /// window shows the loading state, whose indicator is drawn about thirty times a second
     /// (it was drawn as fast as the X server took frames, hundreds of whole-window draws a
