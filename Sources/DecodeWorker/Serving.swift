@@ -9,9 +9,14 @@ enum Serving {
     struct Request {
         let name: String
         let icc: [UInt8]?
-        let bytes: [UInt8]
+        /// The picture where the memfd is mapped, valid while the request is served.
+        let raw: UnsafeRawBufferPointer
         let target: (width: Int, height: Int)?
         let maxPixels: Int
+
+        /// The picture copied, for the decoders that keep their input (FFmpeg's); libjpeg
+        /// reads `raw` where it is.
+        var bytes: [UInt8] { Array(raw) }
     }
 
     /// The request's numbers: ICC length, target width and height (0: none), pixel budget,
@@ -25,7 +30,7 @@ enum Serving {
     private static func still(_ r: Request, soFar: Bool, jpegOnly: Bool) -> WorkerMessage {
         do {
             if jpegOnly && !soFar {
-                let still = try StillWork.decodeJPEG(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+                let still = try StillWork.decodeJPEG(r.raw, name: r.name, target: r.target, maxPixels: r.maxPixels,
                                                      displayProfile: r.icc)
                 return still.answer() ?? outOfMemory(r.name)
             }
@@ -82,7 +87,7 @@ enum Serving {
     static func glance(_ request: WorkerMessage) -> WorkerMessage {
         let allowed: FirstLook.Allowed = request.numbers[5] == 1 ? .thumbnailOrEighth : .cameraThumbnail
         return read(request) { r in
-            guard let look = StillWork.glance(r.bytes, name: r.name, target: r.target, maxPixels: r.maxPixels,
+            guard let look = StillWork.glance(r.raw, name: r.name, target: r.target, maxPixels: r.maxPixels,
                                               displayProfile: r.icc, allowed: allowed) else {
                 return WorkerMessage(kind: .failure)
             }
@@ -104,8 +109,8 @@ enum Serving {
         guard let p, p != MAP_FAILED else { return outOfMemory(name) }
         defer { munmap(p, size) }
         let icc = iccCount > 0 ? Array(UnsafeRawBufferPointer(start: p, count: iccCount)) : nil
-        let bytes = Array(UnsafeRawBufferPointer(start: p + iccCount, count: count))
-        return body(Request(name: name, icc: icc, bytes: bytes, target: target, maxPixels: maxPixels))
+        let raw = UnsafeRawBufferPointer(start: p + iccCount, count: count)
+        return body(Request(name: name, icc: icc, raw: raw, target: target, maxPixels: maxPixels))
     }
 
     static func outOfMemory(_ name: String) -> WorkerMessage {

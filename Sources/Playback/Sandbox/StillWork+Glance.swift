@@ -17,16 +17,24 @@ extension StillWork {
     /// the sharp one, and its decode and drawing would take that time from it.
     public static func glance(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
                               displayProfile: [UInt8]?, allowed: FirstLook.Allowed) -> Result? {
+        bytes.withUnsafeBytes {
+            glance($0, name: name, target: target, maxPixels: maxPixels, displayProfile: displayProfile, allowed: allowed)
+        }
+    }
+
+    /// `glance` of bytes held elsewhere: a worker reads the request's memfd where it is mapped.
+    public static func glance(_ raw: UnsafeRawBufferPointer, name: String, target: (width: Int, height: Int)?,
+                              maxPixels: Int, displayProfile: [UInt8]?, allowed: FirstLook.Allowed) -> Result? {
         guard allowed != .none else { return nil }
-        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
-        let look = bytes.withUnsafeBytes { raw -> (frame: Frame, rotation: Int, stored: (width: Int, height: Int))? in
+        guard raw.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
+        let look = { () -> (frame: Frame, rotation: Int, stored: (width: Int, height: Int))? in
             guard let stored = try? JPEGStill.storedSize(raw), stored.width > 0, stored.height > 0 else { return nil }
             let rotation = JPEGOrientation.rotation(ofJPEG: raw)
             if let frame = embedded(raw, stored: stored) { return (frame, rotation, stored) }
             guard allowed == .thumbnailOrEighth, reduction(stored: stored, target: target) == 0,
                   let frame = try? JPEGStill(lowres: 3, maxPixels: maxPixels).decode(raw) else { return nil }
             return (frame, rotation, stored)
-        }
+        }()
         guard let look else { return nil }
         let colour = PictureColour(displayProfile: displayProfile, name: name, quiet: true)
         return Result(frame: colour.manage(look.frame), rotation: look.rotation, stored: look.stored,

@@ -47,7 +47,9 @@ public enum StillWork {
                              colour: PictureColour) throws(AVError) -> Result {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             do {
-                return try jpeg(bytes, name: name, target: target, maxPixels: maxPixels, colour: colour)
+                return try raw(bytes) { r throws(AVError) in
+                    try jpeg(r, name: name, target: target, maxPixels: maxPixels, colour: colour)
+                }
             } catch where !JPEGStill.isFinal(error.code) {
                 // What libjpeg declines (CMYK, YCCK, 12-bit, damage) FFmpeg shows, as in the player.
             }
@@ -76,6 +78,22 @@ public enum StillWork {
     /// over the budget fails as it would anywhere: FFmpeg would say no more.
     public static func decodeJPEG(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
                                   displayProfile: [UInt8]?) throws(AVError) -> Result {
+        try raw(bytes) { r throws(AVError) in
+            try decodeJPEG(r, name: name, target: target, maxPixels: maxPixels, displayProfile: displayProfile)
+        }
+    }
+
+    /// `body` on the bytes of `bytes`, with its typed error (`withUnsafeBytes` rethrows untyped).
+    static func raw<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(AVError) -> T) throws(AVError) -> T {
+        var outcome: Swift.Result<T, AVError>?
+        bytes.withUnsafeBytes { r in outcome = Swift.Result { () throws(AVError) -> T in try body(r) } }
+        return try outcome!.get()
+    }
+
+    /// `decodeJPEG` of bytes held elsewhere: a worker reads the request's memfd where it is
+    /// mapped, rather than copying the file first.
+    public static func decodeJPEG(_ bytes: UnsafeRawBufferPointer, name: String, target: (width: Int, height: Int)?,
+                                  maxPixels: Int, displayProfile: [UInt8]?) throws(AVError) -> Result {
         guard bytes.starts(with: StillFile.jpeg) else {
             throw AVError(code: needsFFmpegCode, message: "\(name): not a JPEG")
         }
@@ -87,22 +105,18 @@ public enum StillWork {
         }
     }
 
-    private static func jpeg(_ bytes: [UInt8], name: String, target: (width: Int, height: Int)?, maxPixels: Int,
-                             colour: PictureColour) throws(AVError) -> Result {
-        var outcome: Swift.Result<Result, AVError> = .failure(AVError(message: "\(name): no data"))
-        bytes.withUnsafeBytes { raw in
-            do throws(AVError) {
-                let rotation = JPEGOrientation.rotation(ofJPEG: raw)
-                let stored = try JPEGStill.storedSize(raw)
-                let lowres = reduction(stored: stored, target: target)
-                let frame = try JPEGStill(lowres: lowres, maxPixels: maxPixels).decode(raw)
-                outcome = .success(Result(frame: colour.manage(frame), rotation: rotation, stored: stored,
-                                          formatName: "jpeg_pipe", codec: "mjpeg"))
-            } catch {
-                outcome = .failure(AVError(code: error.code, message: "\(name): \(error.message)"))
-            }
+    private static func jpeg(_ raw: UnsafeRawBufferPointer, name: String, target: (width: Int, height: Int)?,
+                             maxPixels: Int, colour: PictureColour) throws(AVError) -> Result {
+        do throws(AVError) {
+            let rotation = JPEGOrientation.rotation(ofJPEG: raw)
+            let stored = try JPEGStill.storedSize(raw)
+            let lowres = reduction(stored: stored, target: target)
+            let frame = try JPEGStill(lowres: lowres, maxPixels: maxPixels, shared: true).decode(raw)
+            return Result(frame: colour.manage(frame), rotation: rotation, stored: stored,
+                          formatName: "jpeg_pipe", codec: "mjpeg")
+        } catch {
+            throw AVError(code: error.code, message: "\(name): \(error.message)")
         }
-        return try outcome.get()
     }
 
     private static func ffmpeg(_ bytes: [UInt8], name: String, maxPixels: Int,
