@@ -49,6 +49,12 @@ int sbx_seal(int fd);
 /// Seals a memfd's size, not its bytes: one the worker keeps writing into while the viewer
 /// maps it, which must never shrink under that mapping (a read past its end is SIGBUS).
 int sbx_seal_size(int fd);
+/// Seals a memfd a picture was decoded into through a shared mapping: F_SEAL_WRITE would
+/// be refused while that mapping exists, so writes are sealed for the future instead.
+int sbx_seal_handed_over(int fd);
+/// Whether a memfd's size can no longer shrink: a mapping of one that could would fault
+/// (SIGBUS) when a worker cut it short under the viewer.
+int sbx_size_sealed(int fd);
 /// A memfd that may be sealed later.
 int sbx_memfd(const char *name);
 /// The signal that ended a waitpid status, or 0 when it exited.

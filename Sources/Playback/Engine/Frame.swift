@@ -16,12 +16,28 @@ final class Frame: @unchecked Sendable {
         case mapping(UnsafeMutableRawBufferPointer)
         /// Part of another frame's planes, kept alive as long as this one.
         case view(Frame)
+        /// libavutil's frame, whose plane is this memfd mapped shared (`Frame.shared`); the
+        /// memfd is closed with the frame, the mapping when libavutil lets go of the plane.
+        case memfd(Int32)
     }
 
     init() {
         guard let f = av_frame_alloc() else { fatalError("out of memory allocating an AVFrame") }
         raw = f
         storage = .ffmpeg
+    }
+
+    /// An empty libavutil frame that owns `memfd`, for `Frame.shared`.
+    init(memfd: Int32) {
+        guard let f = av_frame_alloc() else { fatalError("out of memory allocating an AVFrame") }
+        raw = f
+        storage = .memfd(memfd)
+    }
+
+    /// The memfd the plane is mapped from, for a frame made by `Frame.shared`.
+    var memfd: Int32? {
+        if case .memfd(let fd) = storage { return fd }
+        return nil
     }
 
     /// Takes ownership of a frame allocated elsewhere (a cropped clone).
@@ -70,6 +86,10 @@ final class Frame: @unchecked Sendable {
         case .ffmpeg:
             var f: UnsafeMutablePointer<AVFrame>? = raw
             av_frame_free(&f)
+        case .memfd(let fd):
+            var f: UnsafeMutablePointer<AVFrame>? = raw
+            av_frame_free(&f)
+            close(fd)
         case .mapping(let plane):
             // Nothing but the plane was set on it, and that is ours: no libavutil to free it.
             munmap(plane.baseAddress, plane.count)

@@ -24,9 +24,25 @@ struct JPEGStill {
     /// Stored pixels above which a picture is refused before anything is allocated.
     let maxPixels: Int
 
-    init(lowres: Int, maxPixels: Int) {
+    /// Whether the picture is decoded into a memfd (`Frame.shared`), for a worker to hand
+    /// over without copying; else into libavutil's heap.
+    let shared: Bool
+
+    init(lowres: Int, maxPixels: Int, shared: Bool = false) {
         self.lowres = max(0, min(lowres, 3))
         self.maxPixels = maxPixels
+        self.shared = shared
+    }
+
+    /// The frame the picture is decoded into.
+    private func output(width: Int, height: Int) -> Frame? {
+        if shared { return Frame.shared(width: width, height: height, format: AV_PIX_FMT_BGR0) }
+        let frame = Frame()
+        let f = frame.raw
+        f.pointee.format = AV_PIX_FMT_BGR0.rawValue
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        return av_frame_get_buffer(f, 0) >= 0 ? frame : nil
     }
 
     /// The libjpeg path for the player's video thread: only JPEG stills take it (a motion
@@ -106,15 +122,11 @@ struct JPEGStill {
             icc = Array(UnsafeBufferPointer(start: bytes, count: Int(iccLength)))
             free(bytes)
         }
-        let frame = Frame()
-        let f = frame.raw
-        f.pointee.format = AV_PIX_FMT_BGR0.rawValue
-        f.pointee.width = info.width
-        f.pointee.height = info.height
-        guard av_frame_get_buffer(f, 0) >= 0, let dst = f.pointee.data.0 else {
+        guard let frame = output(width: Int(info.width), height: Int(info.height)), let dst = frame.raw.pointee.data.0 else {
             throw AVError(code: cff_averror(ENOMEM),
                           message: "libjpeg: no memory for a \(info.width)x\(info.height) picture")
         }
+        let f = frame.raw
         let decoded = cjpeg_decode_into(d, dst, Int(f.pointee.linesize.0))
         if decoded == CJPEG_TRUNCATED, acceptingCut {
             describe(f, info: info, icc: icc)

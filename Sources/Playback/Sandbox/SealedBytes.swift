@@ -31,9 +31,11 @@ public enum SealedBytes {
         return Int(st.st_size)
     }
 
-    /// `fd`'s bytes mapped privately (writes stay in this process), or nil.
+    /// `fd`'s bytes mapped privately (writes stay in this process), or nil. Nil too for a
+    /// memfd whose size the other side could still cut: reading past its new end would
+    /// fault, and a worker must not be able to end the viewer that way.
     public static func map(_ fd: Int32, count: Int) -> UnsafeMutableRawPointer? {
-        guard count > 0, let size = size(fd), size >= count else { return nil }
+        guard count > 0, sbx_size_sealed(fd) == 1, let size = size(fd), size >= count else { return nil }
         let p = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
         return p == MAP_FAILED ? nil : p
     }

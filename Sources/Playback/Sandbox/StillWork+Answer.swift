@@ -13,8 +13,15 @@ extension StillWork.Result {
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
         let stride = w * 4
         guard w > 0, h > 0, let src = f.pointee.data.0 else { return nil }
-        let rows = (0..<h).map { y in UnsafeRawBufferPointer(start: src + y * Int(f.pointee.linesize.0), count: stride) }
-        guard let fd = SealedBytes.make(rows, name: "mediaview-pixels") else { return nil }
+        // Decoded straight into a memfd: handed over as it is.
+        let fd: Int32
+        if let shared = frame.sealedMemfd() {
+            fd = shared
+        } else {
+            let rows = (0..<h).map { y in UnsafeRawBufferPointer(start: src + y * Int(f.pointee.linesize.0), count: stride) }
+            guard let copy = SealedBytes.make(rows, name: "mediaview-pixels") else { return nil }
+            fd = copy
+        }
         let sar = f.pointee.sample_aspect_ratio
         return WorkerMessage(kind: .picture,
                              numbers: [Int64(w), Int64(h), Int64(stride), Int64(f.pointee.format), Int64(rotation),
