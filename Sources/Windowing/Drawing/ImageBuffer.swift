@@ -19,6 +19,10 @@ final class ImageBuffer {
 
     var usesShm: Bool { shmInfo != nil }
 
+    /// Whether the buffer is all black until drawn into: a new SHM segment is, as the
+    /// kernel hands it out zeroed (ordinary memory is not).
+    var startsBlack: Bool { usesShm }
+
     /// The server's id for the segment, matched against completion events.
     var shmSegment: ShmSeg? { shmInfo?.pointee.shmseg }
 

@@ -22,6 +22,11 @@ public final class Surface {
     private var drawing: Ink?
     /// Frames presented by sending only the part that could have changed.
     public private(set) var partialPuts = 0
+    /// Frames sent to the server, whole or in part.
+    public private(set) var framesSent = 0
+    /// Whether any frame sent so far drew anything but black. Until one does, the window
+    /// shows its own black background, mapped, exposed or resized alike.
+    private var everInked = false
 
     public init(window: XWindow) {
         self.window = window
@@ -91,16 +96,26 @@ public final class Surface {
         drawing = nil
         inked[current] = ink
         let view = Rect(x: 0, y: 0, width: viewSize.width, height: viewSize.height)
+        if let ink, ink.isEmpty, !everInked {
+            // Black on a window that has only ever been black (a launch waiting for its
+            // first picture): the server would copy the whole window for nothing.
+            shownInk = ink
+            presentedCount += 1
+            return
+        }
+        if ink?.isEmpty != true { everInked = true }
         if let ink, let shown = shownInk {
             // Outside both frames' ink the window is black and stays black.
             let changed = ink.union(shown).intersection(view)
             if !changed.isEmpty {
                 buffers[current].put(to: window.id, gc: gc, x: changed.x, y: changed.y, dstX: changed.x, dstY: changed.y,
                                      width: changed.width, height: changed.height)
+                framesSent += 1
             }
             partialPuts += 1
         } else {
             buffers[current].put(to: window.id, gc: gc, width: viewSize.width, height: viewSize.height)
+            framesSent += 1
         }
         shownInk = ink
         window.display.flush()
@@ -121,7 +136,10 @@ public final class Surface {
             buffers.append(b)
         }
         usesShm = buffers.first?.usesShm ?? false
-        inked = buffers.map { _ in nil }
+        // Memory known black needs no blackening: at a launch that was every page of both
+        // buffers faulted in and written on the main thread while the first picture decoded.
+        inked = buffers.map { $0.startsBlack ? Rect.zero : nil }
+        viewSize = (width, height)
         shownInk = nil
         current = 0
     }

@@ -47,6 +47,32 @@ struct SurfaceInkTests {
         #expect(s.partialPuts == places.count - 1)
     }
 
+    /// A launch waiting for its first picture draws black frames: the window shows its
+    /// own black background already, so none is sent until one draws, and the server
+    /// copies nothing. Once something was shown, a black frame is sent and clears it.
+    @Test("Black frames on a window that was only ever black are not sent")
+    func blackBeforeAnythingIsNotSent() throws {
+        let d = try XDisplay()
+        let loop = try EventLoop(display: d)
+        let (w, s) = try SurfaceTests().makeWindow(d, loop)
+        for _ in 0..<3 {
+            let buf = try #require(s.begin(trackingInk: true))
+            if s.usesShm { #expect(buf.earlierInk.isEmpty, "a new shared-memory buffer is known black") }
+            buf.blacken(outside: nil)
+            s.present()
+        }
+        #expect(s.framesSent == 0 && s.presentedCount == 3)
+        #expect(try grab(d, w).fraction(matching: 0, tolerance: 0) == 1)
+        try frame(s, square: Rect(x: 10, y: 10, width: 20, height: 20), color: 0xFFFFFF)
+        #expect(s.framesSent == 1)
+        #expect(try grab(d, w).pixel(15, 15) == 0xFFFFFF)
+        let buf = try #require(s.begin(trackingInk: true))
+        buf.blacken(outside: nil)
+        s.present()
+        #expect(s.framesSent == 2)
+        #expect(try grab(d, w).fraction(matching: 0, tolerance: 0) == 1, "the square stayed on a black frame")
+    }
+
     @Test("After the window is exposed the next frame is sent whole")
     func exposedSendsAll() throws {
         let d = try XDisplay()
