@@ -26,4 +26,7 @@ case_a() {
 # The floor of (a) and (c), built once a run from scripts/bench/decode-show.c. Fails when it cannot be
 # built, and the row then goes without it.
 floor_show=
-floor_show_tool() { build_c_tool floor_show decode-show "the (a) floor" libavformat libavcodec libavutil x11 xext; }
+floor_show_tool() {
+    build_c_tool floor_show decode-show "the (a) and (c) floors" libavformat libavcodec libavutil libswscale \
+        libswresample libpulse-simple x11 xext
+}

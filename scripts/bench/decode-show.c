@@ -16,13 +16,24 @@
  *   decode-show FILE FRAMES play     the floor of (c): as touch, in real time (each picture put at
  *                                    its time), on one decoder thread, the sound decoded too and
  *                                    played nowhere; FRAMES 0 plays the whole file
+ *   decode-show FILE FRAMES hear     as play, with what a player cannot leave out: each picture
+ *                                    turned into the window's pixels by libswscale (its arithmetic,
+ *                                    not only its memory traffic), and the sound resampled by
+ *                                    libswresample and played through PulseAudio from a thread
  */
+#define _GNU_SOURCE
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
 #include <emmintrin.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#include <pthread.h>
+#include <pulse/simple.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +116,57 @@ static unsigned touch(const AVFrame *frame, struct screen *s) {
     return (unsigned)_mm_cvtsi128_si32(sum);
 }
 
+// Each picture turned into the window's BGRX pixels, as a player that converts on the CPU must.
+static void convert(const AVFrame *frame, struct screen *s, struct SwsContext **scaler) {
+    *scaler = sws_getCachedContext(*scaler, frame->width, frame->height, frame->format, WIDTH, HEIGHT,
+                                   AV_PIX_FMT_BGR0, SWS_FAST_BILINEAR, NULL, NULL, NULL);
+    if (*scaler == NULL) return;
+    uint8_t *out[4] = {(uint8_t *)s->image->data};
+    int stride[4] = {s->image->bytes_per_line};
+    sws_scale(*scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, out, stride);
+}
+
+// The sound's way out: 16-bit stereo through a pipe to a thread that writes it to PulseAudio,
+// which paces it, as a player's output thread is paced.
+struct speaker {
+    SwrContext *resampler;
+    int pipe[2], rate;
+    pthread_t thread;
+};
+
+static void *speak(void *arg) {
+    struct speaker *k = arg;
+    pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = (uint32_t)k->rate, .channels = 2};
+    pa_simple *out = pa_simple_new(NULL, "decode-show", PA_STREAM_PLAYBACK, NULL, "floor", &spec, NULL, NULL, NULL);
+    char buffer[8192];
+    for (ssize_t n; (n = read(k->pipe[0], buffer, sizeof buffer)) > 0;)
+        if (out != NULL) pa_simple_write(out, buffer, (size_t)n, NULL);
+    if (out != NULL) {
+        pa_simple_drain(out, NULL);
+        pa_simple_free(out);
+    }
+    return NULL;
+}
+
+static int open_speaker(struct speaker *k, AVCodecContext *sound) {
+    AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
+    k->rate = sound->sample_rate;
+    if (swr_alloc_set_opts2(&k->resampler, &stereo, AV_SAMPLE_FMT_S16, k->rate, &sound->ch_layout,
+                            sound->sample_fmt, sound->sample_rate, 0, NULL) < 0 || swr_init(k->resampler) < 0)
+        return -1;
+    if (pipe(k->pipe) != 0) return -1;
+    fcntl(k->pipe[1], F_SETPIPE_SZ, 1 << 20);
+    return pthread_create(&k->thread, NULL, speak, k);
+}
+
+static void say(struct speaker *k, const AVFrame *samples) {
+    int16_t out[2 * 4096];
+    uint8_t *planes[1] = {(uint8_t *)out};
+    int n = swr_convert(k->resampler, planes, 4096, (const uint8_t **)samples->extended_data, samples->nb_samples);
+    for (ssize_t left = n > 0 ? n * 4 : 0, done = 0, w; left > 0; left -= w, done += w)
+        if ((w = write(k->pipe[1], (char *)out + done, (size_t)left)) <= 0) return;
+}
+
 // Sleeps until `seconds` after `start` on the monotonic clock.
 static void wait_until(const struct timespec *start, double seconds) {
     struct timespec t = *start;
@@ -130,13 +192,15 @@ static AVCodecContext *open_sound(AVFormatContext *format, int *stream) {
 
 int main(int argc, char **argv) {
     if (argc != 4 || (strcmp(argv[3], "decode") && strcmp(argv[3], "show") && strcmp(argv[3], "touch") &&
-                      strcmp(argv[3], "play"))) {
-        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch|play\n");
+                      strcmp(argv[3], "play") && strcmp(argv[3], "hear"))) {
+        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch|play|hear\n");
         return 2;
     }
     int frames = atoi(argv[2]);
-    int playing = strcmp(argv[3], "play") == 0;
-    int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0 || playing;
+    int hearing = strcmp(argv[3], "hear") == 0, playing = strcmp(argv[3], "play") == 0 || hearing;
+    int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0 || (playing && !hearing);
+    struct SwsContext *scaler = NULL;
+    struct speaker speaker = {0};
     if (playing && frames <= 0) frames = 1 << 30;
     struct screen screen = {0};
     if (showing && open_screen(&screen) < 0) {
@@ -161,6 +225,10 @@ int main(int argc, char **argv) {
     av_dict_free(&options);
     int sound_stream = -1;
     AVCodecContext *sound = playing ? open_sound(format, &sound_stream) : NULL;
+    if (hearing && sound && open_speaker(&speaker, sound) != 0) {
+        fprintf(stderr, "decode-show: cannot play the sound\n");
+        return 1;
+    }
     AVPacket *packet = av_packet_alloc();
     AVFrame *frame = av_frame_alloc(), *samples = av_frame_alloc();
     int shown = 0, ended = 0;
@@ -176,7 +244,10 @@ int main(int argc, char **argv) {
             } else {
                 if (packet->stream_index == stream) avcodec_send_packet(decoder, packet);
                 if (sound && packet->stream_index == sound_stream && avcodec_send_packet(sound, packet) == 0)
-                    while (avcodec_receive_frame(sound, samples) == 0) checksum += samples->nb_samples;
+                    while (avcodec_receive_frame(sound, samples) == 0) {
+                        checksum += samples->nb_samples;
+                        if (speaker.resampler) say(&speaker, samples);
+                    }
                 av_packet_unref(packet);
             }
         }
@@ -187,6 +258,7 @@ int main(int argc, char **argv) {
                 wait_until(&start, at - first);
             }
             if (touching) checksum += touch(frame, &screen);
+            if (hearing) convert(frame, &screen, &scaler);
             if (showing) show(&screen);
             shown++;
         }
@@ -194,6 +266,10 @@ int main(int argc, char **argv) {
     }
     if (playing) frames = shown;
     if (showing) XSync(screen.display, False);
+    if (speaker.resampler) {
+        close(speaker.pipe[1]);
+        pthread_join(speaker.thread, NULL);
+    }
     printf("frames=%d checksum=%u\n", shown, checksum);
     return shown == frames ? 0 : 1;
 }

@@ -222,6 +222,11 @@ case_c() {
         if [ -n "$floor_show" ] && timed "$floor_show" "$clip" 0 play; then
             record c floor cpu "$(python3 -c "print($cpu + $xcpu)")"
         fi
+        # And with what a player cannot leave out: the conversion's arithmetic and the sound
+        # played through PulseAudio.
+        if [ -n "$floor_show" ] && timed "$floor_show" "$clip" 0 hear; then
+            record c floorhear cpu "$(python3 -c "print($cpu + $xcpu)")"
+        fi
     done
 }
 
