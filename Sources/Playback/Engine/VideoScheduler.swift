@@ -24,8 +24,9 @@ final class VideoScheduler {
     var lastEnd: Double = 0
     /// When the last frame was handed out, for telling a starved picture (slow download).
     var lastShowAt: Double = 0
-    /// The first frame after opening or a seek: its pts and when it was shown.
-    var firstShown: (pts: Double, at: Double) = (0, 0)
+    /// The first frame after opening or a seek: its pts, when it was shown, and whether the
+    /// clock has started from it (`VideoScheduler+Start.swift`).
+    var firstShown: (pts: Double, at: Double, started: Bool) = (0, 0, true)
     var paused: Bool
     var step = FrameStep()
     /// Where the pictures stand, from the end markers met in the queue.
@@ -108,8 +109,10 @@ final class VideoScheduler {
             shownSerial = current
             if !clock.isAnchored { clock.anchor(f.pts, at: now) }
             if paused { clock.setPaused(true, at: now) }
-            firstShown = (f.pts, now)
-            audio.firstPicture.open()
+            // Only a film's opening waits for a lead: after a seek the sound is under way.
+            let leads = lastShowAt == 0 && !paused && !untimed && info?.kind != .image
+            firstShown = (f.pts, now, !leads)
+            if !leads { audio.firstPicture.open() }
             return show(f, now: now)
         }
         // A still's later pictures are the same picture, sharper (a web JPEG shown while
@@ -119,6 +122,7 @@ final class VideoScheduler {
             return show(f, now: now)
         }
         if paused { return steppedFrame(f, now: now) }
+        if let wait = awaitingLead(now: now) { return wait }
         if awaitingSound(now: now) {
             // Hold the picture until the sound really starts, as ffplay and mpv do:
             // running ahead on the system clock and then jumping to the audio clock
