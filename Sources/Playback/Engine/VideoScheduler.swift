@@ -110,7 +110,7 @@ final class VideoScheduler {
             if !clock.isAnchored { clock.anchor(f.pts, at: now) }
             if paused { clock.setPaused(true, at: now) }
             // Only a film's opening waits for a lead: after a seek the sound is under way.
-            let leads = lastShowAt == 0 && !paused && !untimed && info?.kind != .image
+            let leads = lastShowAt == 0 && !paused && !untimed && info?.kind == .video
             firstShown = (f.pts, now, !leads)
             if !leads { audio.firstPicture.open() }
             return show(f, now: now)
