@@ -86,17 +86,24 @@ struct QueueFirstLookTests {
         #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
     }
 
-    /// A photo the user jumps to, not opened ahead, without a thumbnail, and decoded at its
-    /// full size (under twice the window's size): an eighth-size decode of the photo itself
-    /// (red, blurred) shows before the sharp one.
-    @Test func aPhotoJumpedToWithoutAThumbnailShowsAnEighthFirst() throws {
+    /// The window showing the small green picture, then `photo` jumped to (not opened
+    /// ahead), pumped until its first look or its picture reached the screen.
+    func jump(to photo: (MediaView, Screenings)) throws -> (QueueHarness, Screenings) {
         let (h, before) = try harness()
-        let (v, seen) = try photo(.notAJPEG, width: 1592, height: 1192)
-        defer { h.queue.shutdown() }
+        let (v, seen) = photo
         h.queue.queue(mediaView: before)
         h.pump(seconds: 5) { before.hasPicture }
         h.queue.present(mediaView: v, animated: false)
         h.pump(seconds: 20) { seen.events.contains("look") || seen.events.contains("frame") }
+        return (h, seen)
+    }
+
+    /// A photo the user jumps to, not opened ahead, without a thumbnail, and decoded at its
+    /// full size (under twice the window's size): an eighth-size decode of the photo itself
+    /// (red, blurred) shows before the sharp one.
+    @Test func aPhotoJumpedToWithoutAThumbnailShowsAnEighthFirst() throws {
+        let (h, seen) = try jump(to: try photo(.notAJPEG, width: 1592, height: 1192))
+        defer { h.queue.shutdown() }
         #expect(seen.events == ["look"])
         #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
         h.pump(seconds: 20) { seen.events.contains("frame") }
@@ -106,14 +113,9 @@ struct QueueFirstLookTests {
     /// The same photo four times the size is decoded at a quarter, which costs little more
     /// than the eighth: it goes straight to the sharp picture, with no blurred one first.
     @Test func aPhotoDecodedReducedGetsNoEighth() throws {
-        let (h, before) = try harness()
-        let (v, seen) = try photo(.notAJPEG)
-        defer { h.queue.shutdown() }
         let looks = DecodeWorkers.shared.firstLooksDecoded
-        h.queue.queue(mediaView: before)
-        h.pump(seconds: 5) { before.hasPicture }
-        h.queue.present(mediaView: v, animated: false)
-        h.pump(seconds: 20) { seen.events.contains("look") || seen.events.contains("frame") }
+        let (h, seen) = try jump(to: try photo(.notAJPEG))
+        defer { h.queue.shutdown() }
         #expect(seen.events == ["frame"])
         #expect(try h.grab().matches(600, 450, Self.red, tolerance: 60))
         #expect(DecodeWorkers.shared.firstLooksDecoded == looks)

@@ -30,15 +30,22 @@ struct QueueStepTests {
         h.queue.queue(mediaView: before)
         h.pump(seconds: 10) { before.hasPicture }
         h.pump(seconds: 0.05)
+        let (next, seen) = try slowRed(delay: delay, tag: tag)
+        return (h, next, seen)
+    }
+
+    /// A view of a red 800x600 picture served after `delay` ms, at an address no other test
+    /// asks for, and what it tells of reaching the screen.
+    func slowRed(delay: Int, tag: String) throws -> (MediaView, Screenings) {
         let name = "step-\(tag)-\(getpid()).png"
         let served = try TestEnvironment.httpRoot + "/" + name
         try? FileManager.default.removeItem(atPath: served)
         try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 800, height: 600), toPath: served)
-        let next = MediaView()
-        next.setImage(url: try TestEnvironment.http + "/delay/\(delay)/" + name)
+        let v = MediaView()
+        v.setImage(url: try TestEnvironment.http + "/delay/\(delay)/" + name)
         let seen = Screenings()
-        next.delegate = seen
-        return (h, next, seen)
+        v.delegate = seen
+        return (v, seen)
     }
 
     /// The window's colour at `(x, y)`, read back from the X server, and when, in seconds
@@ -79,14 +86,7 @@ struct QueueStepTests {
     @Test func theFirstItemsLoadingIndicatorWaitsAMoment() throws {
         let h = QueueHarness()
         h.queue.presentation.geometry = (800, 600, 0, 0)
-        let name = "first-\(getpid()).png"
-        let served = try TestEnvironment.httpRoot + "/" + name
-        try? FileManager.default.removeItem(atPath: served)
-        try FileManager.default.copyItem(atPath: try Fixtures.solidImage("red", width: 800, height: 600), toPath: served)
-        let v = MediaView()
-        v.setImage(url: try TestEnvironment.http + "/delay/900/" + name)
-        let seen = Screenings()
-        v.delegate = seen
+        let (v, seen) = try slowRed(delay: 900, tag: "first")
         defer { h.queue.shutdown() }
         let probe = try ScreenProbe()
         let start = MonotonicClock.seconds()
