@@ -7,7 +7,7 @@ import CPulse
 /// before the pause). On a machine busy with other work (a build on every core), the decode
 /// thread and the worker decoding the sound each wait for a turn, and a refill could come
 /// after the server had played all it held: it found the stream empty, stopped it until it
-/// was full again, and the sound broke off for 0.1-0.4 s, several times in a 10 s clip.
+/// was full again, and the sound broke off for up to 0.4 s, once or twice in most 10 s clips.
 /// PulseAudio's timing reports around such a stop were off for seconds, and the pictures,
 /// which follow them, came up to 30 ms before or after their sound.
 ///
