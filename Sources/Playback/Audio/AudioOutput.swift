@@ -11,18 +11,18 @@ import Synchronization
 public final class AudioOutput: @unchecked Sendable {
     // @unchecked: every mutable property is touched only with the threaded main loop's
     // lock held (callbacks run with it held too); `aborted` is atomic.
-    let mainloop: OpaquePointer
+    private let mainloop: OpaquePointer
     private let context: OpaquePointer
-    private(set) var stream: OpaquePointer?
+    private var stream: OpaquePointer?
     public let sampleRate: Int
     public let channels: Int
-    let bytesPerSecond: Double
+    private let bytesPerSecond: Double
     /// What media time the sound sent since the last flush holds.
     private var timeline = PlayedTimeline()
     /// What the server's answers set, apart from this object: a callback holding a reference
     /// to it could be the last to let go, and the teardown would then run on the sound
     /// server's own thread, which PulseAudio aborts the program for. Freed after the loop stops.
-    let answers: UnsafeMutablePointer<ServerAnswers>
+    private let answers: UnsafeMutablePointer<ServerAnswers>
     private var acceptedSerial = 0
     /// A flush put the stream back into prebuffering; see `write`.
     private var restartPending = false
@@ -33,10 +33,6 @@ public final class AudioOutput: @unchecked Sendable {
     private let whenPaused: PausedStream
     /// Paused with the stream kept running: writes wait while the server plays silence.
     private var held = false
-    /// The server's underruns already looked at (`AudioOutput+Underrun.swift`).
-    var underrunsSeen = 0
-    /// Whether the server holds `grownBufferSeconds` since the sound ran dry while playing.
-    var grown = false
 
     /// Properties that make the desktop's mixer show and control the stream properly.
     public struct Properties: Sendable {
@@ -105,7 +101,6 @@ public final class AudioOutput: @unchecked Sendable {
         if let s = stream {
             pa_stream_set_write_callback(s, nil, nil)
             pa_stream_set_state_callback(s, nil, nil)
-            pa_stream_set_underflow_callback(s, nil, nil)
             pa_stream_disconnect(s)
             pa_stream_unref(s)
             stream = nil
@@ -155,12 +150,13 @@ public final class AudioOutput: @unchecked Sendable {
         }
         pa_stream_set_state_callback(s, signal, UnsafeMutableRawPointer(mainloop))
         pa_stream_set_write_callback(s, writable, UnsafeMutableRawPointer(mainloop))
-        pa_stream_set_underflow_callback(s, { _, userdata in
-            guard let userdata else { return }
-            let a = userdata.assumingMemoryBound(to: ServerAnswers.self)
-            a.pointee.underruns += 1
-        }, answers)
-        var attr = bufferAttributes(holding: Self.bufferSeconds)
+        // About 120 ms in the server: what it holds is heard before a change of speed (or,
+        // for a stream kept running while paused, before the pause), so no more. It asks
+        // for 40 ms at a time rather than its own 20 ms: a playing video wakes this thread
+        // and PulseAudio's about a third less, which a minimized thumbnail's CPU shows.
+        let bytes = { (seconds: Double) in UInt32(self.bytesPerSecond * seconds) }
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: bytes(0.12), prebuf: UInt32.max,
+                                  minreq: bytes(0.04), fragsize: UInt32.max)
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue
                                       | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                                       | PA_STREAM_ADJUST_LATENCY.rawValue)
@@ -195,7 +191,6 @@ public final class AudioOutput: @unchecked Sendable {
             if held { pa_threaded_mainloop_wait(mainloop); continue }
             guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
                   cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
-            growAfterUnderrun(s)
             let room = pa_stream_writable_size(s)
             if room == 0, restartPending, !timeline.isEmpty {
                 // After a flush the server asks only for what it dropped, which can be less
@@ -249,7 +244,6 @@ public final class AudioOutput: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         acceptedSerial = serial
-        underrunsSeen = answers.pointee.underruns
         timeline.reset()
         timingValid = false
         drained = false
@@ -305,8 +299,7 @@ public final class AudioOutput: @unchecked Sendable {
             held = paused
             if !paused {
                 // The queue ran dry while held: start afresh as after a seek, so the
-                // clock follows the samples written from now on. That running dry was asked for.
-                underrunsSeen = answers.pointee.underruns
+                // clock follows the samples written from now on.
                 timeline.reset()
                 timingValid = false
                 drained = false
@@ -340,11 +333,9 @@ public final class AudioOutput: @unchecked Sendable {
 }
 
 /// The flags the sound server's callbacks set, read and written under the main loop's lock.
-struct ServerAnswers {
+private struct ServerAnswers {
     /// The server has answered a timing request since the last flush, so latency is known.
     var timingValid = false
     /// The last sample written has been heard.
     var drained = false
-    /// How many times the server found the stream empty while playing it.
-    var underruns = 0
 }
