@@ -25,6 +25,16 @@ public enum AudioProbe {
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// How long a recording was loud: its 20 ms blocks above a quarter of the loudest.
+    public static func loudSeconds(_ s: [Int16]) -> Double {
+        let block = 960
+        var levels: [Double] = []
+        var i = 0
+        while i + block <= s.count { levels.append(rms(s[i..<i + block])); i += block }
+        let top = levels.max() ?? 0
+        return Double(levels.filter { $0 > top / 4 }.count) * 0.02
+    }
+
     /// Root-mean-square level of samples, 0...32768.
     public static func rms(_ s: ArraySlice<Int16>) -> Double {
         guard !s.isEmpty else { return 0 }

@@ -4,9 +4,10 @@ import Synchronization
 
 /// One PulseAudio playback stream through the asynchronous API on a threaded main loop.
 ///
-/// The decode thread writes with `write`, waiting while the server's buffer is full; the
-/// stream's write callback only signals that waiter, so the callback allocates nothing.
-/// The played position (for the master clock) is the timestamp of the last sample written
+/// The decode thread writes with `write` into the sound held ahead (`SoundAhead`), waiting
+/// while that is full; the server's requests are answered from it on the main loop's own
+/// thread, so the sound goes on while the decode thread waits for the processor.
+/// The played position (for the master clock) is the timestamp of the last sample sent
 /// minus the latency PulseAudio reports.
 public final class AudioOutput: @unchecked Sendable {
     // @unchecked: every mutable property is touched only with the threaded main loop's
@@ -33,6 +34,13 @@ public final class AudioOutput: @unchecked Sendable {
     private let whenPaused: PausedStream
     /// Paused with the stream kept running: writes wait while the server plays silence.
     private var held = false
+    /// Decoded sound the server has not asked for yet.
+    private let ahead: SoundAhead
+
+    /// How much sound is decoded ahead of what the server holds: more than the longest
+    /// time a busy two-core machine was seen to keep the audio thread from running
+    /// (a few tenths of a second). Speed changes do not wait behind it.
+    static let aheadSeconds = 0.4
 
     /// Properties that make the desktop's mixer show and control the stream properly.
     public struct Properties: Sendable {
@@ -48,11 +56,13 @@ public final class AudioOutput: @unchecked Sendable {
 
     /// Connects to the PulseAudio server and creates a float32 stream. Throws when no server
     /// is reachable, so the caller can play silently on the system clock.
-    public init(sampleRate: Int, channels: Int, properties: Properties) throws(AVError) {
+    public init(sampleRate: Int, channels: Int, properties: Properties,
+                speed: PlaybackSpeed = .normal) throws(AVError) {
         self.sampleRate = sampleRate
         self.channels = channels
         bytesPerSecond = Double(sampleRate * channels * 4)
         whenPaused = properties.whenPaused
+        ahead = SoundAhead(sampleRate: sampleRate, channels: channels, seconds: Self.aheadSeconds, speed: speed)
         guard let ml = pa_threaded_mainloop_new() else { throw AVError(message: "PulseAudio: cannot create a main loop") }
         mainloop = ml
         let pl = pa_proplist_new()
@@ -97,9 +107,13 @@ public final class AudioOutput: @unchecked Sendable {
 
     private func teardown() {
         aborted.store(true, ordering: .relaxed)
+        // The write callback refers to this object without owning it: unhook it before the
+        // object's memory can go, waiting out a callback that is running.
+        pa_threaded_mainloop_lock(mainloop)
+        if let s = stream { pa_stream_set_write_callback(s, nil, nil) }
+        pa_threaded_mainloop_unlock(mainloop)
         pa_threaded_mainloop_stop(mainloop)
         if let s = stream {
-            pa_stream_set_write_callback(s, nil, nil)
             pa_stream_set_state_callback(s, nil, nil)
             pa_stream_disconnect(s)
             pa_stream_unref(s)
@@ -145,11 +159,14 @@ public final class AudioOutput: @unchecked Sendable {
         let signal: pa_stream_notify_cb_t = { _, userdata in
             pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
         }
+        // Unretained, and used without retaining: a reference taken here could be the last,
+        // and the object would then be torn down on the server's thread (see `answers`).
         let writable: pa_stream_request_cb_t = { _, _, userdata in
-            pa_threaded_mainloop_signal(OpaquePointer(userdata), 0)
+            guard let userdata else { return }
+            Unmanaged<AudioOutput>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.pump() }
         }
         pa_stream_set_state_callback(s, signal, UnsafeMutableRawPointer(mainloop))
-        pa_stream_set_write_callback(s, writable, UnsafeMutableRawPointer(mainloop))
+        pa_stream_set_write_callback(s, writable, Unmanaged.passUnretained(self).toOpaque())
         // About 120 ms in the server: what it holds is heard before a change of speed (or,
         // for a stream kept running while paused, before the pause), so no more. It asks
         // for 40 ms at a time rather than its own 20 ms: a playing video wakes this thread
@@ -176,11 +193,10 @@ public final class AudioOutput: @unchecked Sendable {
     /// The result of a write.
     public enum WriteResult { case written, stale, failed }
 
-    /// Writes interleaved float samples that start at `pts`, waiting while the server's
-    /// buffer is full (which is how a paused stream holds back the decoder). `speed` is how
-    /// many seconds of media a second of these samples holds (the tempo filter's factor).
-    public func write(_ samples: UnsafeRawPointer, bytes: Int, pts: Double, serial: Int,
-                      speed: Double = 1) -> WriteResult {
+    /// Queues interleaved float samples that start at `pts`, at the media's own pace,
+    /// waiting while the sound held ahead is full (which is how a paused stream holds back
+    /// the decoder).
+    public func write(_ samples: UnsafeRawPointer, bytes: Int, pts: Double, serial: Int) -> WriteResult {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let s = stream else { return .failed }
@@ -188,32 +204,50 @@ public final class AudioOutput: @unchecked Sendable {
         while done < bytes {
             if aborted.load(ordering: .relaxed) { return .failed }
             if serial != acceptedSerial { return .stale }
-            if held { pa_threaded_mainloop_wait(mainloop); continue }
-            guard cpa_stream_is_good(pa_stream_get_state(s)) != 0,
-                  cpa_context_is_good(pa_context_get_state(context)) != 0 else { return .failed }
-            let room = pa_stream_writable_size(s)
-            if room == 0, restartPending, !timeline.isEmpty {
-                // After a flush the server asks only for what it dropped, which can be less
-                // than its start threshold (prebuf): it then waits for more and we wait for
-                // its request, and the sound never restarts. Having written all it asked
-                // for, start it explicitly (Firefox's cubeb met the same state).
-                restartPending = false
-                if let op = pa_stream_trigger(s, nil, nil) { pa_operation_unref(op) }
-            }
-            if room == 0 || room == Int.max {
-                pa_threaded_mainloop_wait(mainloop)
-                continue
-            }
-            let n = min(room, bytes - done) & ~(channels * 4 - 1)
-            if n == 0 { pa_threaded_mainloop_wait(mainloop); continue }
-            if pa_stream_write(s, samples + done, n, nil, 0, PA_SEEK_RELATIVE) < 0 { return .failed }
-            timeline.append(seconds: Double(n) / bytesPerSecond, media: pts + Double(done) / bytesPerSecond * speed,
-                            speed: speed)
+            guard connected(s) else { return .failed }
+            let n = ahead.append(samples + done, bytes: bytes - done, pts: pts + Double(done) / bytesPerSecond)
             done += n
             drained = false
-            if !timingValid { requestTiming() }
+            pump()
+            if n == 0 { pa_threaded_mainloop_wait(mainloop) }
         }
         return .written
+    }
+
+    /// Sends the server as much of the sound held ahead as it has room for, asks it to
+    /// play out once the last of it is sent, and wakes a writer waiting for room. Runs on
+    /// the server's thread when it asks, and on the writer's; the main loop's lock is held.
+    private func pump() {
+        guard let s = stream, !held, connected(s) else { return }
+        var room = pa_stream_writable_size(s)
+        if room > 0, room != Int.max, !ahead.isEmpty {
+            ahead.drain(room: room, serial: acceptedSerial) { p, n, at, factor in send(s, p, n, pts: at, speed: factor) }
+            room = pa_stream_writable_size(s)
+        }
+        if ahead.ended, ahead.isEmpty {
+            ahead.ended = false
+            ahead.finish { p, n, at, factor in send(s, p, n, pts: at, speed: factor) }
+            playOut(s)
+        }
+        if room == 0, restartPending, !timeline.isEmpty, !ahead.isEmpty {
+            // After a flush the server asks only for what it dropped, which can be less
+            // than its start threshold (prebuf): it then waits for more and we wait for
+            // its request, and the sound never restarts. Having sent all it asked for,
+            // start it explicitly (Firefox's cubeb met the same state).
+            restartPending = false
+            if let op = pa_stream_trigger(s, nil, nil) { pa_operation_unref(op) }
+        }
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    /// Sends one piece to the server and notes which media it holds; `speed` is how many
+    /// seconds of media a second of it holds (the stretcher's factor).
+    private func send(_ s: OpaquePointer, _ p: UnsafeRawPointer, _ n: Int, pts: Double, speed: Double) {
+        // A failed write means the connection went; the writer sees that and says so.
+        guard pa_stream_write(s, p, n, nil, 0, PA_SEEK_RELATIVE) >= 0 else { return }
+        timeline.append(seconds: Double(n) / bytesPerSecond, media: pts, speed: speed)
+        drained = false
+        if !timingValid { requestTiming() }
     }
 
     private func requestTiming() {
@@ -244,6 +278,7 @@ public final class AudioOutput: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         acceptedSerial = serial
+        ahead.clear()
         timeline.reset()
         timingValid = false
         drained = false
@@ -257,7 +292,12 @@ public final class AudioOutput: @unchecked Sendable {
     public func drain() {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
-        guard let s = stream else { return }
+        ahead.ended = true
+        pump()
+    }
+
+    /// Asks the server to play out what it holds; the main loop's lock is held.
+    private func playOut(_ s: OpaquePointer) {
         let cb: pa_stream_success_cb_t = { _, _, userdata in
             guard let userdata else { return }
             userdata.assumingMemoryBound(to: ServerAnswers.self).pointee.drained = true
@@ -305,9 +345,17 @@ public final class AudioOutput: @unchecked Sendable {
                 drained = false
                 restartPending = true
                 if let op = pa_stream_flush(s, nil, nil) { pa_operation_unref(op) }
+                pump()
             }
             pa_threaded_mainloop_signal(mainloop, 0)
         }
+    }
+
+    /// Stretches the sound to `speed` from the next piece the server takes on.
+    public func setSpeed(_ speed: PlaybackSpeed) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        ahead.speed = speed
     }
 
     /// Sets this stream's own volume (0...1) and mute in the server, where the desktop's

@@ -8,7 +8,7 @@ import MediaCore
 /// libraries of its own into the viewer and every worker (Vulkan, libplacebo, LAPACK,
 /// speech synthesis), all loaded and relocated at each start for this one filter.
 ///
-/// Owns the stretcher (freed in deinit). Used by the one audio decode thread.
+/// Owns the stretcher (freed in deinit). Used under the sound server main loop's lock.
 final class TempoFilter {
     private let state: RubberBandState
     /// The speed the stretcher was made for.

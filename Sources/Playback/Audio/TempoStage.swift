@@ -1,6 +1,6 @@
 import MediaCore
 
-/// The audio decode thread's way to the speaker at any speed: straight through at the
+/// The sound's way to the server at any speed: straight through at the
 /// media's own pace, through a `TempoFilter` otherwise, with the media time of every piece
 /// that comes out (the filter's own timestamps count output samples, not media).
 struct TempoStage {

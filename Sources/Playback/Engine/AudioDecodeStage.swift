@@ -2,9 +2,10 @@ import MediaCore
 import Synchronization
 
 /// The audio decode stage: takes the demux stage's sound packets on its own thread
-/// (`mv-audio`), decodes, resamples and stretches them to the speed, and writes them to
-/// PulseAudio (`AudioOutput`, the audio out). Without a reachable server it only keeps
-/// track of where the sound would end. The work of the thread is `AudioDecoding`.
+/// (`mv-audio`), decodes and resamples them, and queues them for PulseAudio
+/// (`AudioOutput`, the audio out, which stretches them to the speed). Without a reachable
+/// server it only keeps track of where the sound would end. The work of the thread is
+/// `AudioDecoding`.
 ///
 /// Its interface is values: `PacketItem`s in; the speed, volume and pause as commands; and
 /// what it reports (where the sound ends, whether the output works) as a `Status` snapshot.
@@ -102,8 +103,11 @@ final class AudioDecodeStage: @unchecked Sendable {
         out?.setVolume(volume, muted: muted)
     }
 
-    /// Plays at `speed` from the next decoded frame on.
-    func setSpeed(_ speed: PlaybackSpeed) { state.withLock { $0.speed = speed } }
+    /// Plays at `speed` from the next sound the server takes on.
+    func setSpeed(_ speed: PlaybackSpeed) {
+        let out = state.withLock { $0.speed = speed; return $0.output }
+        out?.setSpeed(speed)
+    }
 
     /// Drops what the server holds: generation `serial` starts.
     func flush(serial s: Int) { output?.flush(serial: s) }

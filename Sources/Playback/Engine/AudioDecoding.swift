@@ -2,8 +2,9 @@ import CFFmpeg
 import MediaCore
 
 /// The audio decode thread's own state and work: frames out of the decoder, resampled to
-/// the output's format, cut at an exact seek's target, stretched to the speed and written
-/// to the server. Touched by that thread alone.
+/// the output's format, cut at an exact seek's target and queued for the server (the
+/// output stretches them to the speed as the server takes them). Touched by that thread
+/// alone.
 final class AudioDecoding: DecodeWork {
     let stage: AudioDecodeStage
     /// The sound track may change while playing: a packet of another stream gets a
@@ -19,7 +20,6 @@ final class AudioDecoding: DecodeWork {
     private var out: AudioOutput?
     private let resampler: Resampler
     private let frame = Frame()
-    private var tempo: TempoStage
     private var nextPTS = 0.0
     /// The newest generation start met, and where output starts in the one decoding now.
     private var started: (serial: Int, exact: ExactStart?) = (0, nil)
@@ -38,7 +38,6 @@ final class AudioDecoding: DecodeWork {
         rate = decoder.sampleRate
         channels = decoder.channels
         resampler = Resampler(outRate: rate, outChannels: channels)
-        tempo = TempoStage(sampleRate: rate, channels: channels)
     }
 
     /// Connects to the sound server, with the volume and pause asked for so far.
@@ -51,6 +50,7 @@ final class AudioDecoding: DecodeWork {
         do {
             let o = try AudioOutput(sampleRate: rate, channels: channels, properties: props)
             stage.state.withLock { s in
+                o.setSpeed(s.speed)
                 o.setVolume(s.volume, muted: s.muted)
                 if s.paused { o.setPaused(true) }
                 s.output = o
@@ -76,14 +76,14 @@ final class AudioDecoding: DecodeWork {
     }
 
     /// Writes to the server; false when the player closed.
-    private func send(_ p: UnsafeRawPointer, _ n: Int, pts: Double, serial s: Int, speed: Double) -> Bool {
+    private func send(_ p: UnsafeRawPointer, _ n: Int, pts: Double, serial s: Int) -> Bool {
         guard let o = out else { return true }
         if waitsForPicture {
             // A second is more than any first frame should take; past it the sound goes on.
             waitsForPicture = false
             stage.firstPicture.wait(seconds: 1)
         }
-        switch o.write(p, bytes: n, pts: pts, serial: s, speed: speed) {
+        switch o.write(p, bytes: n, pts: pts, serial: s) {
         case .written, .stale: return true
         case .failed:
             if stage.closed.load(ordering: .relaxed) { return false }
@@ -124,7 +124,7 @@ final class AudioDecoding: DecodeWork {
         let samples = Double(frame.raw.pointee.nb_samples) / Double(max(1, frame.raw.pointee.sample_rate))
         nextPTS = pts + samples
         let end = nextPTS
-        let speed = stage.state.withLock { $0.status.endPTS = end; return $0.speed }
+        stage.state.withLock { $0.status.endPTS = end }
         if let t = skipBefore, nextPTS <= t {
             av_frame_unref(frame.raw)
             return true
@@ -147,15 +147,10 @@ final class AudioDecoding: DecodeWork {
                 if bytes == 0 { return true }
             }
         }
-        var alive = true
-        tempo.pass(start, bytes: bytes, pts: pts, serial: s, speed: speed) { p, n, at, factor in
-            if alive { alive = send(p, n, pts: at, serial: s, speed: factor) }
-        }
-        return alive
+        return send(start, bytes, pts: pts, serial: s)
     }
 
     func atEnd(serial s: Int) {
-        tempo.finish { p, n, at, factor in _ = send(p, n, pts: at, serial: s, speed: factor) }
         out?.drain()
         stage.state.withLock { $0.status.end = .ended(serial: s) }
         stage.wake()

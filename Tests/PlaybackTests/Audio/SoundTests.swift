@@ -33,7 +33,7 @@ import Testing
         let f = try #require(AudioProbe.dominantFrequency(r.samples), "nothing audible was recorded")
         #expect(abs(f - 1000) <= 10, "heard \(f) Hz")
         // How long it was loud: 1 s of tone (20 ms blocks above a quarter of the peak RMS).
-        let loud = loudSeconds(r.samples)
+        let loud = AudioProbe.loudSeconds(r.samples)
         #expect(loud > 0.85 && loud < 1.2, "loud for \(loud) s")
     }
 
@@ -47,7 +47,7 @@ import Testing
         #expect(r.run.finished)
         let f = try #require(AudioProbe.dominantFrequency(r.samples), "nothing audible was recorded")
         #expect(abs(f - 1000) <= 10, "heard \(f) Hz")
-        let loud = loudSeconds(r.samples)
+        let loud = AudioProbe.loudSeconds(r.samples)
         #expect(loud > 0.85 && loud < 1.2, "loud for \(loud) s")
     }
 
@@ -59,7 +59,7 @@ import Testing
         #expect(r.run.finished)
         let f = try #require(AudioProbe.dominantFrequency(r.samples), "nothing audible was recorded")
         #expect(abs(f - 1000) <= 15, "heard \(f) Hz at \(speed)x")
-        let loud = loudSeconds(r.samples), expected = 2 / speed
+        let loud = AudioProbe.loudSeconds(r.samples), expected = 2 / speed
         #expect(loud > expected * 0.85 && loud < expected * 1.2 + 0.1, "loud for \(loud) s at \(speed)x, not \(expected) s")
     }
 
@@ -122,16 +122,6 @@ import Testing
             #expect(abs(rate - 1) < 0.15, "audio clock ran at \(rate)x")
         }
         #expect(took > 1.8 && took < 4.5, "took \(took) s for 2 s")
-    }
-
-    /// Seconds during which the recording is loud (20 ms blocks over a quarter of the peak).
-    func loudSeconds(_ s: [Int16]) -> Double {
-        let block = 960
-        var levels: [Double] = []
-        var i = 0
-        while i + block <= s.count { levels.append(AudioProbe.rms(s[i..<i + block])); i += block }
-        let top = levels.max() ?? 0
-        return Double(levels.filter { $0 > top / 4 }.count) * 0.02
     }
 
     /// Median RMS of the 20 ms blocks that carry sound (above 100, well over the noise
