@@ -7,24 +7,6 @@ import Testing
 /// The sound goes on while the thread that decodes it cannot run: on a busy machine that
 /// thread waits for the processor, and the listener must not hear the wait.
 @Suite(.serialized) struct SoundAheadTests {
-    /// Writes `seconds` of a 440 Hz tone from `pts` on; false when a write was refused.
-    static func tone(_ out: AudioOutput, from pts: Double, seconds: Double) -> Bool {
-        let rate = 48000, chunk = 1024
-        var buf = [Float](repeating: 0, count: chunk * 2)
-        var t = pts
-        while t < pts + seconds {
-            for i in 0..<chunk {
-                let v = Float(sin(2 * Double.pi * 440 * (t + Double(i) / Double(rate)))) * 0.3
-                buf[2 * i] = v
-                buf[2 * i + 1] = v
-            }
-            let r = buf.withUnsafeBytes { out.write($0.baseAddress!, bytes: $0.count, pts: t, serial: 0) }
-            if r != .written { return false }
-            t += Double(chunk) / Double(rate)
-        }
-        return true
-    }
-
     /// The longest stretch of silence (5 ms blocks) between the first and the last sound.
     static func longestBreak(_ samples: [Int16], rate: Int = 48000) -> Double {
         let block = rate / 200
@@ -47,10 +29,10 @@ import Testing
         usleep(300_000)
         let out = try AudioOutput(sampleRate: 48000, channels: 2, properties: .init())
         defer { out.abort() }
-        #expect(Self.tone(out, from: 0, seconds: 1))
+        #expect(AudioRestartTests.feed(out, from: 0, seconds: 1, serial: 0).wait(timeout: .now() + 5) == .success)
         // The decode thread kept off the processor for longer than the server holds.
         usleep(300_000)
-        #expect(Self.tone(out, from: 1, seconds: 0.6))
+        #expect(AudioRestartTests.feed(out, from: 1, seconds: 0.6, serial: 0).wait(timeout: .now() + 5) == .success)
         out.drain()
         let t0 = MonotonicClock.seconds()
         while !out.isDrained, MonotonicClock.seconds() - t0 < 5 { usleep(10_000) }
