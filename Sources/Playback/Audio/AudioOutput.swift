@@ -42,18 +42,6 @@ public final class AudioOutput: @unchecked Sendable {
     /// (a few tenths of a second). Speed changes do not wait behind it.
     static let aheadSeconds = 0.4
 
-    /// Properties that make the desktop's mixer show and control the stream properly.
-    public struct Properties: Sendable {
-        public var applicationName = "mediaview"
-        public var iconName = "mediaview"
-        public var mediaName = "media"
-        /// `video` for video, `music` for audio-only items, `event` for a system sound.
-        public var role = "video"
-        /// Whether pausing corks the stream or keeps it running silent.
-        public var whenPaused = PausedStream.corked
-        public init() {}
-    }
-
     /// Connects to the PulseAudio server and creates a float32 stream. Throws when no server
     /// is reachable, so the caller can play silently on the system clock.
     public init(sampleRate: Int, channels: Int, properties: Properties,
@@ -406,14 +394,4 @@ public final class AudioOutput: @unchecked Sendable {
         pa_threaded_mainloop_signal(mainloop, 0)
         pa_threaded_mainloop_unlock(mainloop)
     }
-}
-
-/// The flags the sound server's callbacks set, read and written under the main loop's lock.
-private struct ServerAnswers {
-    /// The server has answered a timing request since the last flush, so latency is known.
-    var timingValid = false
-    /// The last sample written has been heard.
-    var drained = false
-    /// A timing report has been asked for and not answered yet.
-    var timingAsked = false
 }
