@@ -2,7 +2,8 @@
 # (a) 300 frames of 1080p30 H.264 shown in a 1280x720 window as fast as they decode, against
 # FFmpeg decoding them and showing nothing. Beside the row: FFmpeg's own scaler into the
 # window's size, and the floor (scripts/bench/decode-show.c): the decode with each picture
-# handed to the X server, with and without the memory traffic of a conversion.
+# handed to the X server, with and without the memory traffic of a conversion, and with the
+# viewer's own scaling kernels run in the decoding process.
 case_a() {
     local clip=$media/video1080.mp4 r
     quiet a
@@ -19,6 +20,7 @@ case_a() {
         if [ -n "$floor_show" ]; then
             timed "$floor_show" "$clip" 300 show && record a floorshow wall "$wall"
             timed "$floor_show" "$clip" 300 touch && record a floortouch wall "$wall"
+            timed "$floor_show" "$clip" 300 fit && record a floorfit wall "$wall"
         fi
     done
 }
@@ -27,6 +29,7 @@ case_a() {
 # built, and the row then goes without it.
 floor_show=
 floor_show_tool() {
-    build_c_tool floor_show decode-show "the (a) and (c) floors" libavformat libavcodec libavutil libswscale \
+    # The viewer's own scaling kernels are built in for the `fit` form.
+    c_tool_extra="-DWITH_CSCALE -I$here/../../Sources/CScale/include" build_c_tool floor_show decode-show "the (a) and (c) floors" libavformat libavcodec libavutil libswscale \
         libswresample libpulse-simple x11 xext
 }

@@ -13,6 +13,10 @@
  *   decode-show FILE FRAMES decode   decode only, in this process
  *   decode-show FILE FRAMES show     decode, and put an unchanged 1280x720 picture per frame
  *   decode-show FILE FRAMES touch    as show, and read each frame's planes and write the picture
+ *   decode-show FILE FRAMES fit      as show, each picture scaled into the window with the viewer's
+ *                                    own kernels (Sources/CScale, built in with -DWITH_CSCALE), on
+ *                                    the thread that takes it from the decoder, in this process:
+ *                                    the conversion's arithmetic with no sandbox and no hand-over
  *   decode-show FILE FRAMES play     the floor of (c): as touch, in real time (each picture put at
  *                                    its time), on one decoder thread, the sound decoded too and
  *                                    played nowhere; FRAMES 0 plays the whole file
@@ -116,6 +120,102 @@ static unsigned touch(const AVFrame *frame, struct screen *s) {
     return (unsigned)_mm_cvtsi128_si32(sum);
 }
 
+#ifdef WITH_CSCALE
+#include "../../Sources/CScale/cscale.c"
+
+// The viewer's scaler (Sources/Playback/FFmpeg/BilinearYUV*.swift) as one C loop: the same taps,
+// rows and kernels, in one band, BT.709 limited range. Its cost, not its exact colours, is the point.
+struct taps {
+    int count;
+    int32_t *index;
+    int16_t *weight;
+    cscale_group *groups;
+};
+
+static void make_taps(struct taps *t, int source, int count, int luma_width, int width) {
+    t->count = count;
+    t->index = calloc((size_t)count, sizeof *t->index);
+    t->weight = calloc((size_t)count, sizeof *t->weight);
+    t->groups = calloc((size_t)count / 8 + 1, sizeof *t->groups);
+    for (int x = 0; x < count; x++) {
+        // In 1/256 of a sample: luma's centres aligned; chroma's for the two pixels it covers.
+        int pos = luma_width ? (2 * x + 1) * luma_width * 128 / width - 64 : (2 * x + 1) * source * 128 / count - 128;
+        int c = pos < 0 ? 0 : pos > (source - 1) * 256 ? (source - 1) * 256 : pos, i = c >> 8, w = c & 255;
+        if (i >= source - 1) i = source - 2, w = 256;
+        t->index[x] = i;
+        t->weight[x] = (int16_t)w;
+    }
+    for (int g = 0; g < count / 8; g++) {
+        int x = g * 8, base = t->index[x];
+        cscale_group *group = &t->groups[g];
+        group->base = -1;
+        if (t->index[x + 7] + 1 - base > 15 || base + 16 > source) continue;
+        group->base = base;
+        for (int k = 0; k < 8; k++) {
+            int offset = t->index[x + k] - base, right = (t->weight[x + k] + 2) >> 2;
+            group->shuffle[2 * k] = (uint8_t)offset;
+            group->shuffle[2 * k + 1] = (uint8_t)(offset + 1);
+            group->weights[2 * k] = (int8_t)(64 - right);
+            group->weights[2 * k + 1] = (int8_t)right;
+        }
+    }
+}
+
+// The two source rows around output row y and the lower one's weight in 1/256; with chroma_rows,
+// the chroma row two output rows share.
+static void source_rows(int y, int height, int source, int chroma_rows, int *first, int *second, int *below) {
+    int pos = chroma_rows ? (y + 1) * source * 128 / height - 128 : (2 * y + 1) * source * 128 / height - 128;
+    int last = (chroma_rows ? chroma_rows : source) - 1, c = pos < 0 ? 0 : pos > last * 256 ? last * 256 : pos;
+    *first = c >> 8;
+    *second = *first + 1 > last ? last : *first + 1;
+    *below = c & 255;
+}
+
+static void fit(const AVFrame *frame, struct screen *s) {
+    static struct taps luma, chroma;
+    static uint8_t u[WIDTH + 32], v[WIDTH + 32], y[WIDTH + 32];
+    static int16_t red[WIDTH + 32], green[WIDTH + 32], blue[WIDTH + 32];
+    static cscale_form form;
+    if (luma.count == 0) {
+        form = cscale_best_form();
+        make_taps(&luma, frame->width, WIDTH, 0, 0);
+        make_taps(&chroma, (frame->width + 1) / 2, (WIDTH + 1) / 2, frame->width, WIDTH);
+    }
+    const int chroma_rows = (frame->height + 1) / 2;
+    // BT.709's chroma factors in 1/32 of a level, luma's 255/219 as 37 + 59/256.
+    const __m128i centre = _mm_set1_epi16(128), vr = _mm_set1_epi16(57), ug = _mm_set1_epi16(7);
+    const __m128i vg = _mm_set1_epi16(17), ub = _mm_set1_epi16(68), zero = _mm_setzero_si128();
+    for (int pair = 0; pair < (HEIGHT + 1) / 2; pair++) {
+        int c0, c1, cw;
+        source_rows(2 * pair, HEIGHT, frame->height, chroma_rows, &c0, &c1, &cw);
+        cscale_resample(frame->data[1] + c0 * frame->linesize[1], frame->data[1] + c1 * frame->linesize[1], cw,
+                        chroma.index, chroma.weight, chroma.groups, form, u, (size_t)chroma.count);
+        cscale_resample(frame->data[2] + c0 * frame->linesize[2], frame->data[2] + c1 * frame->linesize[2], cw,
+                        chroma.index, chroma.weight, chroma.groups, form, v, (size_t)chroma.count);
+        for (int i = 0; i < chroma.count; i += 8) {
+            __m128i du = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(u + i)), zero), centre);
+            __m128i dv = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(v + i)), zero), centre);
+            __m128i r = _mm_mullo_epi16(dv, vr), b = _mm_mullo_epi16(du, ub);
+            __m128i g = _mm_sub_epi16(zero, _mm_add_epi16(_mm_mullo_epi16(du, ug), _mm_mullo_epi16(dv, vg)));
+            _mm_storeu_si128((__m128i *)(red + 2 * i), _mm_unpacklo_epi16(r, r));
+            _mm_storeu_si128((__m128i *)(red + 2 * i + 8), _mm_unpackhi_epi16(r, r));
+            _mm_storeu_si128((__m128i *)(green + 2 * i), _mm_unpacklo_epi16(g, g));
+            _mm_storeu_si128((__m128i *)(green + 2 * i + 8), _mm_unpackhi_epi16(g, g));
+            _mm_storeu_si128((__m128i *)(blue + 2 * i), _mm_unpacklo_epi16(b, b));
+            _mm_storeu_si128((__m128i *)(blue + 2 * i + 8), _mm_unpackhi_epi16(b, b));
+        }
+        for (int row = 2 * pair; row < 2 * pair + 2 && row < HEIGHT; row++) {
+            int r0, r1, w;
+            source_rows(row, HEIGHT, frame->height, 0, &r0, &r1, &w);
+            cscale_resample(frame->data[0] + r0 * frame->linesize[0], frame->data[0] + r1 * frame->linesize[0], w,
+                            luma.index, luma.weight, luma.groups, form, y, (size_t)luma.count);
+            cscale_convert(y, red, green, blue, 16, 37, 59, form,
+                           (uint32_t *)(s->image->data + (ptrdiff_t)row * s->image->bytes_per_line), WIDTH);
+        }
+    }
+}
+#endif
+
 // Each picture turned into the window's BGRX pixels, as a player that converts on the CPU must.
 static void convert(const AVFrame *frame, struct screen *s, struct SwsContext **scaler) {
     *scaler = sws_getCachedContext(*scaler, frame->width, frame->height, frame->format, WIDTH, HEIGHT,
@@ -192,12 +292,19 @@ static AVCodecContext *open_sound(AVFormatContext *format, int *stream) {
 
 int main(int argc, char **argv) {
     if (argc != 4 || (strcmp(argv[3], "decode") && strcmp(argv[3], "show") && strcmp(argv[3], "touch") &&
-                      strcmp(argv[3], "play") && strcmp(argv[3], "hear"))) {
-        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch|play|hear\n");
+                      strcmp(argv[3], "play") && strcmp(argv[3], "hear") && strcmp(argv[3], "fit"))) {
+        fprintf(stderr, "usage: decode-show FILE FRAMES decode|show|touch|play|hear|fit\n");
         return 2;
     }
     int frames = atoi(argv[2]);
     int hearing = strcmp(argv[3], "hear") == 0, playing = strcmp(argv[3], "play") == 0 || hearing;
+    int fitting = strcmp(argv[3], "fit") == 0;
+#ifndef WITH_CSCALE
+    if (fitting) {
+        fprintf(stderr, "decode-show: built without the viewer's kernels (-DWITH_CSCALE)\n");
+        return 2;
+    }
+#endif
     int showing = strcmp(argv[3], "decode") != 0, touching = strcmp(argv[3], "touch") == 0 || (playing && !hearing);
     struct SwsContext *scaler = NULL;
     struct speaker speaker = {0};
@@ -259,6 +366,9 @@ int main(int argc, char **argv) {
             }
             if (touching) checksum += touch(frame, &screen);
             if (hearing) convert(frame, &screen, &scaler);
+#ifdef WITH_CSCALE
+            if (fitting) fit(frame, &screen);
+#endif
             if (showing) show(&screen);
             shown++;
         }

@@ -93,7 +93,9 @@ def main():
             row("", "beside it: ffmpeg decoding and scaling into 1280x720 BGRX (bilinear), shown nowhere",
                 fmt(sw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}", fmt(ratio(sw, fw), "x", 2), "", "")
         for subject, what in (("floorshow", "the floor: FFmpeg's decode, each picture put in the window (decode-show.c)"),
-                              ("floortouch", "the floor with a conversion's memory traffic, no arithmetic (decode-show.c)")):
+                              ("floortouch", "the floor with a conversion's memory traffic, no arithmetic (decode-show.c)"),
+                              ("floorfit", "the floor with the viewer's own scaling kernels, in the decoding process, "
+                                           "no sandbox (decode-show.c)")):
             lw = med("a", subject, "wall")
             if lw:
                 row("", f"beside it: {what}", fmt(lw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}",

@@ -156,7 +156,8 @@ probe_tool() {
 }
 
 # build_c_tool VAR NAME WHAT PACKAGE...: builds scripts/bench/NAME.c once a run against the
-# pkg-config packages and sets VAR to the program; says so and fails when it cannot.
+# pkg-config packages, with the compiler flags in $c_tool_extra if set, and sets VAR to the
+# program; says so and fails when it cannot.
 build_c_tool() {
     local var=$1 name=$2 what=$3 compiler flags
     shift 3
@@ -164,7 +165,7 @@ build_c_tool() {
     compiler=$(command -v cc || command -v clang) || return 1
     flags=$(pkg-config --cflags --libs "$@") || return 1
     # shellcheck disable=SC2086
-    "$compiler" -O2 -o "$work/$name" "$here/$name.c" $flags -lpthread 2>"$work/cc-err" ||
+    "$compiler" -O2 ${c_tool_extra:-} -o "$work/$name" "$here/$name.c" $flags -lpthread 2>"$work/cc-err" ||
         { say "cannot build $what: $(head -1 "$work/cc-err")"; return 1; }
     printf -v "$var" '%s' "$work/$name"
 }
