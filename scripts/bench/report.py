@@ -100,6 +100,20 @@ def main():
             if lw:
                 row("", f"beside it: {what}", fmt(lw, " s"), f"ffmpeg decode only {fmt(fw, ' s')}",
                     fmt(ratio(lw, fw), "x", 2), "", "")
+        nw = med("a", "oursopen", "wall")
+        if nw:
+            row("", "beside it: the viewer with --sandbox=off, decoding in its own process", fmt(nw, " s"),
+                f"ffmpeg decode only {fmt(fw, ' s')}", fmt(ratio(nw, fw), "x", 2), "", "")
+        # With both cores busy, wall time follows the CPU the machine spends: where each
+        # subject's time goes beyond FFmpeg's own decode.
+        fb = med("a", "ffmpeg", "busy")
+        for subject, what in (("ours", "the viewer"), ("oursopen", "the viewer with --sandbox=off"),
+                              ("floorfit", "the floor with the viewer's kernels"),
+                              ("floortouch", "the floor with a conversion's memory traffic")):
+            sb = med("a", subject, "busy")
+            if sb and fb:
+                row("", f"busy CPU of the whole machine (X server too): {what}", fmt(sb, " s"),
+                    f"ffmpeg decode only {fmt(fb, ' s')}", fmt(ratio(sb, fb), "x", 2), "", "")
     if "b" in cases:
         b.case = "b"
         ow, mw, fw = med("b", "ours", "wall"), med("b", "mpv", "wall"), med("b", "feh", "wall")

@@ -107,10 +107,15 @@ hogs_stop() {
     hogs=
 }
 
-# Runs a command under /usr/bin/time: sets $wall (s), $cpu (s), $rss (KiB), $xcpu (s, X server).
+# Busy CPU time of the whole machine so far, in ticks: every process, the X server's too.
+machine_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+
+# Runs a command under /usr/bin/time: sets $wall (s), $cpu (s), $rss (KiB), $xcpu (s, X server),
+# $busy (s, the machine's busy CPU while it ran: with both cores busy, wall time follows it).
 timed() {
-    local x0 x1 t0 t1 runner sampler
+    local x0 x1 t0 t1 m0 m1 runner sampler
     x0=$(ticks "$xpid")
+    m0=$(machine_ticks)
     t0=$EPOCHREALTIME
     /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" </dev/null &
     runner=$!
@@ -122,11 +127,13 @@ timed() {
     local status=$?
     [ -n "${sampler:-}" ] && { wait "$sampler"; pss=$(cat "$work/pss"); }
     t1=$EPOCHREALTIME
+    m1=$(machine_ticks)
     x1=$(ticks "$xpid")
     wall=$(elapsed "$t0" "$t1")
     read -r u s rss < <(tail -1 "$work/time")
     cpu=$(python3 -c "print(f'{$u + $s:.2f}')")
     xcpu=$(python3 -c "print(f'{($x1 - $x0) / $hz:.2f}')")
+    busy=$(python3 -c "print(f'{($m1 - $m0) / $hz:.2f}')")
     [ $status = 0 ] || say "$1 exited with $status: $(tail -2 "$work/err" | tr '\n' ' ')"
     return $status
 }
