@@ -57,7 +57,7 @@ extension MediaQueue {
     /// What the queue has shown so far.
     public var statistics: PlaybackStatistics {
         let stage = screen?.stage
-        return PlaybackStatistics(framesShown: stage?.draws.framesShown ?? 0,
+        return PlaybackStatistics(framesShown: stage?.drawing.draws.framesShown ?? 0,
                                   droppedFrames: counters.droppedBefore + (current?.droppedFrames ?? 0),
                                   seconds: MonotonicClock.seconds() - counters.start)
     }
@@ -111,7 +111,7 @@ extension MediaQueue {
         for stage in [s.stage] + pinned where stage.needsRedraw && !(stage === s.stage && s.gallery.isShown) {
             stage.draw(now: now)
         }
-        if let limit = presentation.frameLimit, s.stage.draws.framesShown >= limit { return .stop }
+        if let limit = presentation.frameLimit, s.stage.drawing.draws.framesShown >= limit { return .stop }
         if endsWhenDone && !presentation.idles && current == nil && views.isEmpty && (screen?.pinned.isEmpty ?? true) {
             return .stop
         }

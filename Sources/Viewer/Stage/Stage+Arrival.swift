@@ -7,6 +7,14 @@
 /// last one directly, and one that takes longer shows its spinner (or first look) after it.
 /// The flash also cost a whole-window clear and copy to the X server on every step.
 extension Stage {
+    /// What the stage has drawn into its window, and what it waits to draw first.
+    struct Drawing {
+        /// The view just shown, until its first picture reaches the window.
+        var arrival = Arrival()
+        /// The draws into the window: the last one's time and size, and counts.
+        var draws = Draws()
+    }
+
     /// The view just put on the stage, until its first picture reaches the window.
     struct Arrival {
         /// Its first picture (for sound, the music indicator) has not been drawn yet.
@@ -50,24 +58,24 @@ extension Stage {
     /// just shown has nothing to draw yet and the hold has not run out.
     func keepsPreviousPicture(now: Double) -> Bool {
         let until: Double
-        switch arrival.hold {
+        switch drawing.arrival.hold {
         case .over: return false
         case .notYet: until = now + Stage.stillHold
         case .until(let t): until = t
         }
-        guard now < until, arrival.awaitingFirstFrame, let v = view, v.kind == .image, v.failure == nil,
-              !v.hasPictureToShow, animation == nil, let drawn = draws.lastSize,
+        guard now < until, drawing.arrival.awaitingFirstFrame, let v = view, v.kind == .image, v.failure == nil,
+              !v.hasPictureToShow, motion.animation == nil, let drawn = drawing.draws.lastSize,
               drawn == (window.width, window.height) else {
-            arrival.hold = .over
+            drawing.arrival.hold = .over
             return false
         }
-        arrival.hold = .until(until)
+        drawing.arrival.hold = .until(until)
         return true
     }
 
     /// When to draw once the hold runs out, if the still has not come by then.
     func holdDeadline(now: Double) -> Double? {
-        guard case .until(let until) = arrival.hold else { return nil }
+        guard case .until(let until) = drawing.arrival.hold else { return nil }
         if now >= until {
             needsRedraw = true
             return nil

@@ -7,12 +7,12 @@ import Playback
 extension Stage {
     /// The window gained or lost the keyboard focus.
     func focusChanged(isIn: Bool, now: Double) {
-        guard focus.minimizesOnBlur else { return }
+        guard input.focus.minimizesOnBlur else { return }
         if isIn {
-            focus.lostAt = nil
+            input.focus.lostAt = nil
             return
         }
-        focus.lostAt = now
+        input.focus.lostAt = now
         DispatchQueue.main.asyncAfter(deadline: .now() + FocusWatch.settle) { [weak self] in
             MainActor.assumeIsolated { self?.minimizeIfStillAway(since: now) }
         }
@@ -20,8 +20,8 @@ extension Stage {
 
     /// The focus stayed away: a playing video in the full-size window becomes the thumbnail.
     private func minimizeIfStillAway(since lost: Double) {
-        guard focus.lostAt == lost, !isMinimized, !isPinned, !window.isEmbedded, animation == nil,
-              gestures.drag == nil, let v = view, v.isPlaying, v.info?.kind == .video else { return }
+        guard input.focus.lostAt == lost, !isMinimized, !isPinned, !window.isEmbedded, motion.animation == nil,
+              input.gestures.drag == nil, let v = view, v.isPlaying, v.info?.kind == .video else { return }
         setMinimized(true, animated: true)
     }
 }

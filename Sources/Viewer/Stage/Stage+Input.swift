@@ -5,6 +5,19 @@ import Windowing
 /// Events in, commands out: keys and buttons become `PlayerCommand`s through the binding
 /// table and go to the router, so a gesture and its key do exactly the same thing.
 extension Stage {
+    /// What the user's keys and buttons do on this stage, and where the keyboard is.
+    struct Input {
+        /// Keys and buttons to commands.
+        var bindings: InputBindings
+        /// What the left button is doing.
+        var gestures = Gestures()
+        /// Whether the window has the keyboard focus, and what losing it does.
+        var focus: FocusWatch
+        /// The server time of the user's last key press or click (0: none yet, or only keys
+        /// another program sent): what a request for the focus carries.
+        var lastTime: UInt = 0
+    }
+
     func handle(_ e: WindowEvent, from windowID: UInt) {
         if windowID == window.parent {
             // The host window changed size: an embedded view fills it.
@@ -25,8 +38,8 @@ extension Stage {
             controls.pointer = (x, y)
             controls.movedAt = now
             if isMinimized { controls.pointerInside = true; needsRedraw = true }
-            let held = state & Gestures.leftButtonHeld != 0 && gestures.press != nil
-            if held, gestures.scrubbing, let v = view, let hit = trackHit() {
+            let held = state & Gestures.leftButtonHeld != 0 && input.gestures.press != nil
+            if held, input.gestures.scrubbing, let v = view, let hit = trackHit() {
                 // Dragging along the track scrubs.
                 v.seek(toFraction: hit.fraction)
                 showControls(now: now)
@@ -87,13 +100,13 @@ extension Stage {
         report(b, window: id, .gesture)
         if b.isPress {
             controls.pointer = (b.x, b.y)
-            gestures.pressed(at: b, now: now, onTrack: controlsVisible(now: now) && trackHit()?.inside == true)
+            input.gestures.pressed(at: b, now: now, onTrack: controlsVisible(now: now) && trackHit()?.inside == true)
             return
         }
-        defer { gestures.released() }
-        guard let p = gestures.press else { return }
+        defer { input.gestures.released() }
+        guard let p = input.gestures.press else { return }
         let still = abs(b.rootX - p.rootX) < 6 && abs(b.rootY - p.rootY) < 6
-        if gestures.scrubbing && !still { return }
+        if input.gestures.scrubbing && !still { return }
         if let v = view, v.isPreviewing {
             // Releasing the held button ends the preview; it is not a click.
             v.stopPreview()
@@ -111,7 +124,7 @@ extension Stage {
     /// Press-and-hold (0.25 s, no movement) on a video that is not playing shows its
     /// preview GIF. Returns when to look again.
     func checkHold(now: Double) -> Double? {
-        guard let p = gestures.press, gestures.drag == nil, let v = view, v.isPrepared, v.hasPreview,
+        guard let p = input.gestures.press, input.gestures.drag == nil, let v = view, v.isPrepared, v.hasPreview,
               !v.isPreviewing, v.info?.kind == .video, !v.isPlaying else { return nil }
         let due = p.time + 0.25
         if now < due { return due - now }
@@ -128,7 +141,7 @@ extension Stage {
             showControls(now: now)
             return
         }
-        if gestures.isDoubleClick(x: x, y: y, time: time) {
+        if input.gestures.isDoubleClick(x: x, y: y, time: time) {
             if let name = KeyName.name(button: 1, state: 0, doubleClick: true), let c = command(for: name) {
                 router.execute(c, on: self)
             }
@@ -197,8 +210,8 @@ extension Stage {
     /// Backspace, the wheel) step through the queue instead, as in a photo viewer. A still
     /// still opening counts as a still (by its name), so quick presses keep stepping.
     func command(for name: String) -> PlayerCommand? {
-        guard let v = view, v.failure != nil || !v.isPlayable else { return bindings.command(for: name) }
-        return bindings.command(for: name, in: "still")
+        guard let v = view, v.failure != nil || !v.isPlayable else { return input.bindings.command(for: name) }
+        return input.bindings.command(for: name, in: "still")
     }
 
     /// The previous and next buttons, when they show: on a still (or a failed item) at

@@ -6,7 +6,7 @@ extension Stage {
     /// Runs the command bound to a key press (in the bindings' `section`; nil: the default
     /// one), after reporting the key and what takes it.
     func take(_ k: KeyEvent, section: String? = nil) {
-        if k.isPress && !k.isSynthetic { lastInputTime = k.time }
+        if k.isPress && !k.isSynthetic { input.lastTime = k.time }
         let outcome = keyOutcome(k, section: section)
         report(InputRecord(device: .key, name: k.name, isPress: k.isPress, window: k.window, isSynthetic: k.isSynthetic,
                            isAutoRepeat: k.isAutoRepeat, outcome: outcome))
@@ -46,7 +46,7 @@ extension Stage {
 
     /// Reports a button event and what became of it.
     func report(_ b: ButtonEvent, window id: UInt, _ outcome: InputOutcome) {
-        if b.isPress && b.time != 0 { lastInputTime = b.time }
+        if b.isPress && b.time != 0 { input.lastTime = b.time }
         report(InputRecord(device: .button, name: KeyName.name(button: b.button, state: b.modifiers), isPress: b.isPress,
                            window: id, outcome: outcome))
     }
@@ -59,7 +59,7 @@ extension Stage {
     /// the `{still}` keys are reported as what took them too.
     private func command(for name: String, in section: String?) -> PlayerCommand? {
         guard let section else { return command(for: name) }
-        return bindings.command(for: name, in: section)
+        return input.bindings.command(for: name, in: section)
     }
 
     /// Why nothing took a press: the gallery takes whatever it has no binding for, so

@@ -27,60 +27,60 @@ extension Stage {
 
     /// A left-button motion with the button held: start or continue a drag.
     func dragMoved(rootX: Int, rootY: Int, now: Double) {
-        guard let p = gestures.press, let v = view, animation == nil, !window.isEmbedded else { return }
+        guard let p = input.gestures.press, let v = view, motion.animation == nil, !window.isEmbedded else { return }
         let dx = rootX - p.rootX, dy = rootY - p.rootY
-        gestures.sample(y: rootY, now: now)
-        if gestures.drag == nil {
+        input.gestures.sample(y: rootY, now: now)
+        if input.gestures.drag == nil {
             guard abs(dx) > 6 || abs(dy) > 6 else { return }
-            gestures.drag = startDrag(v, dx: dx, dy: dy)
-            guard gestures.drag != nil else { return }
-            gestures.notifiedChange = false
+            input.gestures.drag = startDrag(v, dx: dx, dy: dy)
+            guard input.gestures.drag != nil else { return }
+            input.gestures.notifiedChange = false
         }
-        if case .move(let start) = gestures.drag {
+        if case .move(let start) = input.gestures.drag {
             moveThumbnail(from: start, dx: dx, dy: dy)
             return
         }
-        if case .resize(let start, let edges) = gestures.drag {
+        if case .resize(let start, let edges) = input.gestures.drag {
             resizeThumbnail(from: start, pulling: edges, dx: dx, dy: dy)
             return
         }
-        if case .pan(let lastX, let lastY, _) = gestures.drag {
+        if case .pan(let lastX, let lastY, _) = input.gestures.drag {
             v.pan(dx: rootX - lastX, dy: rootY - lastY)
-            gestures.drag = .pan(lastX: rootX, lastY: rootY, undrawn: true)
+            input.gestures.drag = .pan(lastX: rootX, lastY: rootY, undrawn: true)
             needsRedraw = true
             return
         }
         let l = layout(for: v)
         var offset = 0.0
-        switch gestures.drag {
+        switch input.gestures.drag {
         case .minimize(let started, _):
-            let prog = l.progress(dragDY: dy, startedMinimized: started, from: started ? nil : gestures.dragStart)
-            gestures.drag = .minimize(startedMinimized: started, progress: prog)
-            setFrame(l.frame(progress: prog, from: started ? presentedFrame : gestures.dragStart))
-            fade.overlay = 1 - prog
+            let prog = l.progress(dragDY: dy, startedMinimized: started, from: started ? nil : input.gestures.dragStart)
+            input.gestures.drag = .minimize(startedMinimized: started, progress: prog)
+            setFrame(l.frame(progress: prog, from: started ? presentedFrame : input.gestures.dragStart))
+            motion.fade.overlay = 1 - prog
             offset = prog
         case .thumbnailAway:
             let d = max(0, dx)
-            gestures.drag = .thumbnailAway(dx: d)
+            input.gestures.drag = .thumbnailAway(dx: d)
             let m = thumbnailFrame(for: v)
             setFrame(Rect(x: m.x + d, y: m.y, width: m.width, height: m.height))
             offset = min(1, Double(d) / Double(max(1, m.width)))
-            fade.content = 1 - offset
+            motion.fade.content = 1 - offset
             v.duckVolume(1 - offset)
         case .dismissDown:
             let d = max(0, dy)
-            gestures.drag = .dismissDown(dy: d)
-            let s = gestures.dragStart ?? presentedFrame
+            input.gestures.drag = .dismissDown(dy: d)
+            let s = input.gestures.dragStart ?? presentedFrame
             setFrame(Rect(x: s.x, y: s.y + d, width: s.width, height: s.height))
             offset = min(1, Double(d) / Double(max(1, l.screenHeight)))
             v.duckVolume(1 - offset)
-            fade.overlay = 1 - offset
+            motion.fade.overlay = 1 - offset
         case .move, .resize, .pan, nil:
             break
         }
-        if !gestures.notifiedChange {
-            gestures.notifiedChange = true
-            if case .minimize = gestures.drag { v.notify { $0.didChangeMinimization(for: v) } }
+        if !input.gestures.notifiedChange {
+            input.gestures.notifiedChange = true
+            if case .minimize = input.gestures.drag { v.notify { $0.didChangeMinimization(for: v) } }
             else { v.notify { $0.didChangeDismissing(for: v) } }
         }
         v.reportOffset(offset)
@@ -90,10 +90,10 @@ extension Stage {
     /// Which drag a first motion starts, telling the delegate; nil when none applies.
     private func startDrag(_ v: MediaView, dx: Int, dy: Int) -> Gestures.Drag? {
         if isMinimized {
-            if let p = gestures.press, p.modifiers & Gestures.altHeld != 0 {
+            if let p = input.gestures.press, p.modifiers & Gestures.altHeld != 0 {
                 return .move(start: windowFrame)
             }
-            if let p = gestures.press {
+            if let p = input.gestures.press {
                 let edges = ThumbnailSnap.edges(atX: p.x, y: p.y, width: window.width, height: window.height)
                 if !edges.isEmpty { return .resize(start: windowFrame, edges: edges) }
             }
@@ -105,18 +105,18 @@ extension Stage {
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: true, progress: 1)
         }
-        if let p = gestures.press, v.overhangs(width: window.width, height: window.height) {
+        if let p = input.gestures.press, v.overhangs(width: window.width, height: window.height) {
             return .pan(lastX: p.rootX, lastY: p.rootY, undrawn: false)
         }
         guard dy > abs(dx) else { return nil }
         switch v.swipeMode {
         case .minimize:
-            gestures.dragStart = windowFrame
+            input.gestures.dragStart = windowFrame
             window.setFloating(true)
             v.notify { $0.willChangeMinimization(for: v) }
             return .minimize(startedMinimized: false, progress: 0)
         case .dismiss:
-            gestures.dragStart = windowFrame
+            input.gestures.dragStart = windowFrame
             window.setFloating(true, decorated: false)
             v.notify { $0.willChangeDismissing(for: v) }
             return .dismissDown(dy: 0)
@@ -127,8 +127,8 @@ extension Stage {
 
     /// The left button went up after a drag: settle by the thresholds, animated.
     func dragEnded(now: Double) -> Bool {
-        guard let d = gestures.drag, let v = view else { return false }
-        gestures.drag = nil
+        guard let d = input.gestures.drag, let v = view else { return false }
+        input.gestures.drag = nil
         let l = layout(for: v)
         switch d {
         case .minimize(let started, let prog):
@@ -153,9 +153,9 @@ extension Stage {
         case .pan:
             break
         case .dismissDown(let dy):
-            let away = l.dismissesDown(dragDY: dy, velocity: gestures.downwardVelocity)
+            let away = l.dismissesDown(dragDY: dy, velocity: input.gestures.downwardVelocity)
             v.notify { $0.willEndDismissing(for: v, withDismissal: away) }
-            let s = gestures.dragStart ?? presentedFrame
+            let s = input.gestures.dragStart ?? presentedFrame
             let target = away ? Rect(x: s.x, y: l.originY + l.screenHeight, width: s.width, height: s.height) : s
             let from = min(1, Double(dy) / Double(max(1, l.screenHeight)))
             animate(to: target, now: now, fadeTo: away ? 0 : 1, offset: (from, away ? 1 : 0)) { [self] in
@@ -173,11 +173,11 @@ extension Stage {
             if !on { router.restorePinned(self) }
             return
         }
-        guard let v = view, on != isMinimized, animation == nil, gestures.drag == nil, !window.isEmbedded,
+        guard let v = view, on != isMinimized, motion.animation == nil, input.gestures.drag == nil, !window.isEmbedded,
               !on || v.swipeMode != .none else { return }
         v.notify { $0.willChangeMinimization(for: v) }
         if on {
-            gestures.dragStart = windowFrame
+            input.gestures.dragStart = windowFrame
             window.setFloating(true)
         }
         v.notify { $0.didChangeMinimization(for: v) }
@@ -203,7 +203,7 @@ extension Stage {
             checkThumbnailGranted(v)
         }
         v.setLowPower(minimized)
-        fade.overlay = minimized ? 0 : 1
+        motion.fade.overlay = minimized ? 0 : 1
         if !minimized {
             restorePresentedState()
             takeFocus()
@@ -215,7 +215,7 @@ extension Stage {
 
     private func finishDismissing(_ v: MediaView, dismissed: Bool) {
         v.duckVolume(1)
-        fade.content = 1
+        motion.fade.content = 1
         v.notify { $0.didEndDismissing(for: v, withDismissal: dismissed) }
         if dismissed {
             let wasMinimized = isMinimized
@@ -232,7 +232,7 @@ extension Stage {
         } else if !isMinimized {
             restorePresentedState()
         }
-        fade.overlay = isMinimized ? 0 : 1
+        motion.fade.overlay = isMinimized ? 0 : 1
         needsRedraw = true
     }
 
@@ -245,7 +245,7 @@ extension Stage {
         } else {
             window.setFullscreen(true)
         }
-        gestures.dragStart = nil
+        input.gestures.dragStart = nil
         needsRedraw = true
     }
 
@@ -255,23 +255,23 @@ extension Stage {
                  done: @escaping @MainActor () -> Void) {
         let v = view
         let report: ((Double) -> Void)? = offset.map { o in { [weak v] e in v?.reportOffset(o.0 + (o.1 - o.0) * e) } }
-        animation = StageAnimation(from: windowFrame, to: target, start: now, duration: 0.25,
-                                   fade: (fade.content, fadeTo ?? fade.content), offset: report, done: done)
+        motion.animation = StageAnimation(from: windowFrame, to: target, start: now, duration: 0.25,
+                                   fade: (motion.fade.content, fadeTo ?? motion.fade.content), offset: report, done: done)
         loop.wake()
     }
 
     /// Advances the running animation; returns when to look again.
     func stepAnimation(now: Double) -> Double? {
-        guard let a = animation else { return nil }
+        guard let a = motion.animation else { return nil }
         let t = min(1, (now - a.start) / a.duration)
         // Ease out: fast at first, gentle at the end, as a thrown window settles.
         let e = 1 - (1 - t) * (1 - t)
         setFrame(ThumbnailLayout.interpolate(a.from, a.to, e))
-        fade.content = a.fade.from + (a.fade.to - a.fade.from) * e
+        motion.fade.content = a.fade.from + (a.fade.to - a.fade.from) * e
         a.offset?(e)
         needsRedraw = true
         if t >= 1 {
-            animation = nil
+            motion.animation = nil
             a.done()
             return 0
         }

@@ -7,7 +7,7 @@ extension Stage {
         placement.pinned = true
         show(v)
         isMinimized = true
-        fade.overlay = 0
+        motion.fade.overlay = 0
         window.setFloating(true)
         tellWindowManager(minimized: true, view: v)
         setFrame(frame)
@@ -18,7 +18,7 @@ extension Stage {
     func leaveThumbnail() {
         guard isMinimized else { return }
         isMinimized = false
-        fade.overlay = 1
+        motion.fade.overlay = 1
         window.setUtilityType(false)
         window.setOnAllWorkspaces(false)
         window.setSizeHints(aspect: nil)
@@ -43,6 +43,6 @@ extension Stage {
     /// and an embedded view leave the focus where it is.
     func takeFocus() {
         guard !isPinned, !window.isEmbedded else { return }
-        window.activate(time: lastInputTime)
+        window.activate(time: input.lastTime)
     }
 }

@@ -53,7 +53,7 @@ extension Stage {
 
     /// Starts a presented view at its origin rectangle, growing to where it belongs.
     func growFromOrigin(_ v: MediaView) {
-        guard !window.isEmbedded, !isMinimized, animation == nil, let origin = originFrame(of: v) else { return }
+        guard !window.isEmbedded, !isMinimized, motion.animation == nil, let origin = originFrame(of: v) else { return }
         let target = presentedFrame
         window.setFloating(true)
         setFrame(origin)
@@ -62,7 +62,7 @@ extension Stage {
 
     /// Dismisses the view, shrinking it into its origin rectangle first when it has one.
     func dismissToOrigin(now: Double) {
-        guard let v = view, animation == nil else { return }
+        guard let v = view, motion.animation == nil else { return }
         guard !window.isEmbedded, !isMinimized, let origin = originFrame(of: v) else {
             router.dismissCurrent(from: self)
             return
@@ -79,7 +79,7 @@ extension Stage {
     /// False, with nothing done, when no motion fits now (embedded, minimized, or another
     /// motion running): the caller dismisses at once.
     func animateDismissal(done: @escaping @MainActor () -> Void) -> Bool {
-        guard let v = view, animation == nil, !window.isEmbedded, !isMinimized else { return false }
+        guard let v = view, motion.animation == nil, !window.isEmbedded, !isMinimized else { return false }
         let now = MonotonicClock.seconds()
         if let origin = originFrame(of: v) {
             window.setFloating(true)
@@ -91,7 +91,7 @@ extension Stage {
             animate(to: windowFrame, now: now, fadeTo: 0) { [self] in
                 done()
                 // The next view comes in at full strength.
-                fade.content = 1
+                motion.fade.content = 1
                 needsRedraw = true
             }
         }
@@ -100,7 +100,7 @@ extension Stage {
 
     /// Grows an embedded view from its rectangle to the whole screen.
     func presentFromInline(now: Double) {
-        guard window.parent != nil, !window.isDetached, animation == nil else { return }
+        guard window.parent != nil, !window.isDetached, motion.animation == nil else { return }
         placement.inlineOrigin = window.rootFrame
         window.detach()
         window.focus()
@@ -110,7 +110,7 @@ extension Stage {
 
     /// Shrinks a detached view back into its place in the host window.
     func returnInline(now: Double) {
-        guard window.isDetached, animation == nil else { return }
+        guard window.isDetached, motion.animation == nil else { return }
         let target = placement.inlineOrigin ?? window.rootFrame
         animate(to: target, now: now) { [self] in
             window.reattach()
@@ -140,7 +140,7 @@ extension Stage {
     }
 
     func toggleFullscreen() {
-        guard !window.isEmbedded, !isMinimized, animation == nil else { return }
+        guard !window.isEmbedded, !isMinimized, motion.animation == nil else { return }
         placement.wantsFullscreen = !window.isFullscreen
         if window.isFullscreen {
             let w = placement.windowed

@@ -10,9 +10,9 @@ extension Stage {
     /// - the desktop's own otherwise, and always over the corner thumbnail, whose controls
     ///   show whenever the pointer is over it.
     func pointerShape(now: Double) -> PointerShape {
-        guard let v = view, !isMinimized, animation == nil else { return .standard }
-        if case .pan = gestures.drag { return .grabbing }
-        if gestures.drag == nil, (v.isPlayable && v.hasPicture && v.isPlaying) || window.isFullscreen,
+        guard let v = view, !isMinimized, motion.animation == nil else { return .standard }
+        if case .pan = input.gestures.drag { return .grabbing }
+        if input.gestures.drag == nil, (v.isPlayable && v.hasPicture && v.isPlaying) || window.isFullscreen,
            pointerHides(now: now) {
             return .hidden
         }

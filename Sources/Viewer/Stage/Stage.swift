@@ -25,28 +25,17 @@ final class Stage {
     var placement: Placement
     /// When the controls hide again, and where the pointer is.
     var controls = Controls()
-    /// What the left button is doing.
-    var gestures = Gestures()
-    /// The window moving between two frames (snap, slide out, grow from its place).
-    var animation: StageAnimation?
-    /// How opaque the overlays and the picture are while a gesture runs.
-    var fade = Fade()
+    /// The user's keys, buttons and keyboard focus here.
+    var input: Input
+    /// The window moving, and the overlays and picture fading meanwhile.
+    var motion = Motion()
     var needsRedraw = true
-    /// The view just shown, until its first picture reaches the window.
-    var arrival = Arrival()
-    /// The stage's draws into its window: the last one's time and size, and counts.
-    var draws = Draws()
-    /// Keys and buttons to commands.
-    var bindings: InputBindings
+    /// The draws into the window, and the view just shown until its first picture is one.
+    var drawing = Drawing()
     /// Where one-line warnings go.
     let warn: ((String) -> Void)?
     /// The panel that says what the file is (`cycle info`).
     var infoPanel = InfoPanel()
-    /// Whether the window has the keyboard focus, and what losing it does.
-    var focus: FocusWatch
-    /// The server time of the user's last key press or click (0: none yet, or only keys
-    /// another program sent): what a request for the focus carries.
-    var lastInputTime: UInt = 0
 
     /// Where the window goes when presented.
     struct Placement {
@@ -87,6 +76,15 @@ final class Stage {
         var content: Double = 1
     }
 
+    /// The window on the move: an animation between two frames, or a drag's fade of the
+    /// overlays and the picture. While either runs, the controls stay hidden.
+    struct Motion {
+        /// The window moving between two frames (snap, slide out, grow from its place).
+        var animation: StageAnimation?
+        /// How opaque the overlays and the picture are while a gesture runs.
+        var fade = Fade()
+    }
+
     /// A window for the queue (or, with `takesFocus` false, a pinned thumbnail that leaves
     /// the keyboard where it was).
     init(display: XDisplay, loop: EventLoop, router: CommandRouter, options: PresentationOptions,
@@ -94,8 +92,7 @@ final class Stage {
         self.display = display
         self.loop = loop
         self.router = router
-        bindings = options.bindings
-        focus = FocusWatch(minimizesOnBlur: options.minimizesOnBlur)
+        input = Input(bindings: options.bindings, focus: FocusWatch(minimizesOnBlur: options.minimizesOnBlur))
         controls.pointerHiding = options.pointerHiding
         warn = options.onWarning
         let screen = display.screenSize
@@ -148,8 +145,8 @@ final class Stage {
         // of them to end must not be the one that closes the display.
         let waker = loop.waker
         v.show(on: self, window: windowFacts, wake: { waker.wake() }, lowPower: isMinimized)
-        arrival.awaitingFirstFrame = true
-        arrival.hold = .notYet
+        drawing.arrival.awaitingFirstFrame = true
+        drawing.arrival.hold = .notYet
         window.setTitle(FileName.display(v.title ?? MediaView.displayName(v.mediaURL ?? "mediaview")))
         needsRedraw = true
         loop.wake()
@@ -180,12 +177,12 @@ final class Stage {
         if let t = v.tick(presented: true, now: now) {
             if t.redraw {
                 needsRedraw = true
-                if v.hasPicture && v.failure == nil { draws.framesShown += 1 }
+                if v.hasPicture && v.failure == nil { drawing.draws.framesShown += 1 }
             }
             soonest(t.deadline)
         }
         // Sound without a picture: its first frame is the music indicator.
-        if arrival.awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
+        if drawing.arrival.awaitingFirstFrame && v.info?.kind == .audio { needsRedraw = true }
         soonest(overlayDeadline(v, now: now))
         soonest(stepAnimation(now: now))
         soonest(checkHold(now: now))
@@ -204,7 +201,7 @@ final class Stage {
             // draw at every turn of the loop drew as fast as the X server answered (each
             // draw's completion is an event): 455 whole-window draws while one picture
             // loaded, taking the cores from the decoder it waited for.
-            let next = draws.lastAt + Stage.indicatorInterval
+            let next = drawing.draws.lastAt + Stage.indicatorInterval
             if now >= next { needsRedraw = true; return Stage.indicatorInterval }
             return next - now
         }
@@ -254,26 +251,26 @@ final class Stage {
         if let v = view, let band = v.trackBand(in: bounds) {
             // While the window moves (a minimize under way) the pointer's last place says
             // nothing of what it is over.
-            let showControls = controlsVisible(now: now) && !isMinimized && animation == nil && gestures.drag == nil
+            let showControls = controlsVisible(now: now) && !isMinimized && motion.animation == nil && input.gestures.drag == nil
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
-            var state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: fade.overlay,
+            var state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: motion.fade.overlay,
                                                  trackHover: showControls && trackHit()?.hover == true,
                                                  pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
-            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil {
+            if isMinimized && controls.pointerInside && input.gestures.drag == nil && motion.animation == nil {
                 state.stageControlsTop = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale,
                                                            sound: v.info?.hasAudio ?? false).playButton.y
             }
             v.render(into: buf, state: state)
-            if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: fade.overlay)) }
+            if let nav = navigationButtons(now: now) { nav.draw(on: Canvas(buffer: buf).faded(by: motion.fade.overlay)) }
             if !isMinimized {
                 let panel = infoPanel.isShown ? infoPanel.lines(for: v) : nil
                 v.drawNotices(v.currentMessages(now: now).messages, panel: panel, controls: showControls,
-                              on: Canvas(buffer: buf).faded(by: fade.overlay))
+                              on: Canvas(buffer: buf).faded(by: motion.fade.overlay))
             }
-            if isMinimized && controls.pointerInside && gestures.drag == nil && animation == nil {
+            if isMinimized && controls.pointerInside && input.gestures.drag == nil && motion.animation == nil {
                 let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale, sound: v.info?.hasAudio ?? false)
                 // The time (and preview) under the pointer near the line, but not over the play
                 // button, which the preview would cover.
@@ -282,26 +279,26 @@ final class Stage {
                 tc.draw(on: Canvas(buffer: buf), view: v, theme: v.themeColor, pointerX: nearLine ? p.x : nil,
                         now: now, pointerMovedAt: controls.movedAt)
             }
-            if fade.content < 1 {
+            if motion.fade.content < 1 {
                 // Fading as it is thrown away: darken, since a plain X server has no window opacity.
                 Canvas(buffer: buf).fillRect(Rect(x: 0, y: 0, width: buf.width, height: buf.height),
-                                             color: Color.black.withAlpha(fraction: 1 - fade.content))
+                                             color: Color.black.withAlpha(fraction: 1 - motion.fade.content))
             }
         } else {
             buf.blacken(outside: nil)
         }
         surface.present()
-        if case .pan(let x, let y, true) = gestures.drag, let v = view {
-            gestures.drag = .pan(lastX: x, lastY: y, undrawn: false)
+        if case .pan(let x, let y, true) = input.gestures.drag, let v = view {
+            input.gestures.drag = .pan(lastX: x, lastY: y, undrawn: false)
             v.notify { $0.mediaViewDidPan(v) }
         }
-        draws.lastAt = now
-        draws.lastSize = (window.width, window.height)
-        draws.count += 1
-        guard arrival.awaitingFirstFrame, let v = view, v.failure == nil else { return false }
+        drawing.draws.lastAt = now
+        drawing.draws.lastSize = (window.width, window.height)
+        drawing.draws.count += 1
+        guard drawing.arrival.awaitingFirstFrame, let v = view, v.failure == nil else { return false }
         if v.takeFirstLookShown() { v.notify { $0.didShowFirstLook(for: v) } }
         guard v.hasPicture || v.info?.kind == .audio else { return false }
-        arrival.awaitingFirstFrame = false
+        drawing.arrival.awaitingFirstFrame = false
         v.notify { $0.didShowFirstFrame(for: v) }
         return true
     }

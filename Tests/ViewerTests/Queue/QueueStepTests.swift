@@ -120,14 +120,14 @@ struct QueueStepTests {
         let stage = try #require(h.queue.screenOrNil()?.stage)
         let start = MonotonicClock.seconds()
         h.queue.present(mediaView: next, animated: false)
-        let drawsBefore = stage.draws.count
+        let drawsBefore = stage.drawing.draws.count
         var samples: [(t: Double, rgb: UInt32)] = []
         h.pump(seconds: 20) {
             if let s = sample(h, probe, since: start) { samples.append(s) }
             return seen.frames > 0
         }
         let waited = MonotonicClock.seconds() - start
-        let draws = stage.draws.count - drawsBefore
+        let draws = stage.drawing.draws.count - drawsBefore
         #expect(seen.frames == 1)
         #expect(waited >= 1.4, "the server's delay was not felt: \(waited) s")
         let held = samples.filter { $0.t < Stage.stillHold - 0.02 }
