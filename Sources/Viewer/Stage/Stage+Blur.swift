@@ -20,8 +20,8 @@ extension Stage {
 
     /// The focus stayed away: a playing video in the full-size window becomes the thumbnail.
     private func minimizeIfStillAway(since lost: Double) {
-        guard input.focus.lostAt == lost, !isMinimized, !isPinned, !window.isEmbedded, motion.animation == nil,
-              input.gestures.drag == nil, let v = view, v.isPlaying, v.info?.kind == .video else { return }
+        guard input.focus.lostAt == lost, !isMinimized, !isPinned, !window.isEmbedded, isAtRest,
+              let v = view, v.isPlaying, v.info?.kind == .video else { return }
         setMinimized(true, animated: true)
     }
 }

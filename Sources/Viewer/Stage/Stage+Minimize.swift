@@ -173,7 +173,7 @@ extension Stage {
             if !on { router.restorePinned(self) }
             return
         }
-        guard let v = view, on != isMinimized, motion.animation == nil, input.gestures.drag == nil, !window.isEmbedded,
+        guard let v = view, on != isMinimized, isAtRest, !window.isEmbedded,
               !on || v.swipeMode != .none else { return }
         v.notify { $0.willChangeMinimization(for: v) }
         if on {

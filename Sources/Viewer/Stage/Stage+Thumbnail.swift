@@ -37,7 +37,7 @@ extension Stage {
 
     /// Ctrl+wheel over the thumbnail: a tenth larger or smaller, its aspect kept.
     func resizeThumbnail(larger: Bool) {
-        guard let v = view, isMinimized, motion.animation == nil, input.gestures.drag == nil else { return }
+        guard let v = view, isMinimized, isAtRest else { return }
         let monitor = display.monitor(containingX: window.x + window.width / 2, y: window.y + window.height / 2)
         let target = ThumbnailSnap.resized(windowFrame, by: larger ? 1.1 : 1 / 1.1,
                                            aspect: v.minimizedAspectRatio.clamped.heightOverWidth, monitor: monitor)
@@ -78,7 +78,7 @@ extension Stage {
     /// the user's choice, as our own move does. Only a move is taken, at the size we asked
     /// for, so a manager that merely adjusts the size is not mistaken for the user.
     func noteWindowManagerMove() {
-        guard display.hasWindowManager, isMinimized, !isPinned, motion.animation == nil, input.gestures.drag == nil,
+        guard display.hasWindowManager, isMinimized, !isPinned, isAtRest,
               let v = view else { return }
         let now = windowFrame, wanted = thumbnailFrame(for: v)
         guard now.width == wanted.width, now.height == wanted.height, now.x != wanted.x || now.y != wanted.y else { return }
@@ -87,7 +87,7 @@ extension Stage {
         // within reach, as after our own Alt+drag.
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { [weak self] in
             MainActor.assumeIsolated {
-                guard let self, self.isMinimized, self.motion.animation == nil, self.input.gestures.drag == nil,
+                guard let self, self.isMinimized, self.isAtRest,
                       self.windowFrame == now, let v = self.view else { return }
                 self.settleThumbnail(v, now: MonotonicClock.seconds())
             }

@@ -161,6 +161,10 @@ final class Stage {
     /// Whether this stage is a pinned thumbnail rather than the queue's window.
     var isPinned: Bool { placement.pinned }
 
+    /// Whether the window is at rest: no animation moves it and no drag holds it. Only
+    /// then do the pointer's place, the controls and the thumbnail's edges mean anything.
+    var isAtRest: Bool { motion.animation == nil && input.gestures.drag == nil }
+
     /// Takes the view off the stage (dismissed); the window stays for the next one.
     func clear() {
         view?.leave(self)
@@ -251,7 +255,7 @@ final class Stage {
         if let v = view, let band = v.trackBand(in: bounds) {
             // While the window moves (a minimize under way) the pointer's last place says
             // nothing of what it is over.
-            let showControls = controlsVisible(now: now) && !isMinimized && motion.animation == nil && input.gestures.drag == nil
+            let showControls = controlsVisible(now: now) && !isMinimized && isAtRest
             // The track's layout costs text measuring: only worked out when it shows.
             // Within three track heights of it, the pointer is taken to be on its way there.
             var state = MediaSession.RenderState(now: now, showControls: showControls, overlayOpacity: motion.fade.overlay,
@@ -259,7 +263,7 @@ final class Stage {
                                                  pointerX: controls.pointer.x, pointerMovedAt: controls.movedAt,
                                                  pointerNearTrack: showControls && controls.movedAt > 0
                                                      && controls.pointer.y >= band.y - 3 * band.height)
-            if isMinimized && controls.pointerInside && input.gestures.drag == nil && motion.animation == nil {
+            if isMinimized && controls.pointerInside && isAtRest {
                 state.stageControlsTop = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale,
                                                            sound: v.info?.hasAudio ?? false).playButton.y
             }
@@ -270,7 +274,7 @@ final class Stage {
                 v.drawNotices(v.currentMessages(now: now).messages, panel: panel, controls: showControls,
                               on: Canvas(buffer: buf).faded(by: motion.fade.overlay))
             }
-            if isMinimized && controls.pointerInside && input.gestures.drag == nil && motion.animation == nil {
+            if isMinimized && controls.pointerInside && isAtRest {
                 let tc = ThumbnailControls(bounds: bounds, scale: v.currentInterfaceScale, sound: v.info?.hasAudio ?? false)
                 // The time (and preview) under the pointer near the line, but not over the play
                 // button, which the preview would cover.
