@@ -81,6 +81,7 @@ emit("events", events)
 emit("next_at_end", error_of(lambda: mpv.playlist_next()))
 emit("unknown_property", error_of(lambda: mpv.command("get_property", "no-such-thing")))
 emit("duration_of_still", mpv.duration)
+emit("drops_of_still", [mpv.frame_drop_count, mpv.decoder_frame_drop_count])
 
 # Key bindings: one pressed in the window for real, one with the keypress command.
 pressed = {"x": threading.Event(), "y": threading.Event(), "ctrl+x": threading.Event()}

@@ -26,9 +26,6 @@ extension MediaView {
     /// When the loading indicator starts to show, while the media opens.
     var loadingIndicatorFrom: Double? { session?.loadingIndicatorFrom }
 
-    /// Frames the player dropped so far.
-    var droppedFrames: Int { session?.droppedFrames ?? 0 }
-
     /// Whether the media played to its end (or failed), so a queue may move on.
     var hasEnded: Bool { session?.hasEnded ?? false }
 

@@ -89,6 +89,9 @@ public final class MediaView {
     public var isPlaying: Bool { session?.isPlaying ?? false }
     /// The playback position in seconds.
     public var position: Double { session?.position ?? 0 }
+    /// Frames of the video skipped since it opened because a later one was already due: a
+    /// machine too slow for the video shows as a count that keeps rising.
+    public var droppedFrames: Int { session?.droppedFrames ?? 0 }
     /// The share of the media downloaded so far (0...1), as the track's buffered bar shows it;
     /// a web picture shown while it downloads is first drawn well before 1.
     public var bufferedFraction: Double { session?.player?.bufferedFraction ?? 0 }

@@ -48,6 +48,10 @@ extension IPCController {
         ("audio-codec", PropertyRow { c in try c.optional(try c.presentedInfo().1.audioCodec) }),
         ("audio-codec-name", PropertyRow { c in try c.optional(try c.presentedInfo().1.audioCodec) }),
         ("container-fps", PropertyRow { c in try c.optional(try c.presentedInfo().1.streams.frameRate) }),
+        // As mpv counts them, for a picture moving or still; sound alone has none to drop.
+        ("frame-drop-count", PropertyRow { c in .int(try c.picturePresented().0.droppedFrames) }),
+        // Frames are skipped only where they are shown: the decoder decodes every one.
+        ("decoder-frame-drop-count", PropertyRow { c in _ = try c.picturePresented(); return .int(0) }),
         ("width", PropertyRow { c in try c.pictureSize().w }),
         ("height", PropertyRow { c in try c.pictureSize().h }),
         ("dwidth", PropertyRow { c in try c.pictureSize(displayed: true).w }),
@@ -130,10 +134,17 @@ extension IPCController {
         }
     }
 
-    /// The picture's size; with `displayed`, as it is turned on screen.
-    func pictureSize(displayed: Bool = false) throws(IPCError) -> (w: JSONValue, h: JSONValue) {
+    /// The presented view and its description, when it shows a picture (a video or a
+    /// still), not sound alone.
+    func picturePresented() throws(IPCError) -> (MediaView, MediaInfo) {
         let (v, info) = try presentedInfo()
         guard info.width > 0, info.height > 0 else { throw IPCError.propertyUnavailable }
+        return (v, info)
+    }
+
+    /// The picture's size; with `displayed`, as it is turned on screen.
+    func pictureSize(displayed: Bool = false) throws(IPCError) -> (w: JSONValue, h: JSONValue) {
+        let (v, info) = try picturePresented()
         let turned = displayed && ((info.rotation + v.userRotation) / 90) % 2 != 0
         return turned ? (.int(info.height), .int(info.width)) : (.int(info.width), .int(info.height))
     }

@@ -6,7 +6,7 @@ extension IPCController {
     static let unavailableProperties = [
         "audio-speed-correction", "video-speed-correction", "display-sync-active", "estimated-frame-count",
         "estimated-frame-number", "current-demuxer", "stream-path", "stream-pos", "stream-end", "avsync",
-        "total-avsync-change", "decoder-frame-drop-count", "frame-drop-count", "mistimed-frame-count", "vsync-ratio",
+        "total-avsync-change", "mistimed-frame-count", "vsync-ratio",
         "vo-delayed-frame-count", "audio-pts", "remaining-file-loops", "remaining-ab-loops", "edition",
         "current-edition", "editions", "edition-list", "chapter-metadata", "vf-metadata", "af-metadata", "cache-speed",
         "demuxer-cache-duration", "demuxer-cache-time", "demuxer-cache-idle", "demuxer-cache-state",

@@ -66,6 +66,7 @@ extension MediaviewProgram {
             #expect(Self.waitPrinted(out, "next_at_end") as? String == "error running command")
             #expect(Self.waitPrinted(out, "unknown_property") as? String == "property not found")
             #expect(Self.waitPrinted(out, "duration_of_still") is NSNull, "a still that stays has no duration")
+            #expect(Self.waitPrinted(out, "drops_of_still") as? [Int] == [0, 0], "a still drops nothing, as mpv says")
             // A key pressed in the window reaches the library's on_key_press.
             #expect(Self.waitPrinted(out, "press") as? String == "x")
             try xdotool(["key", "--window", String(window.id), "x"])

@@ -91,6 +91,38 @@ extension MediaviewProgram {
             #expect(!FileManager.default.fileExists(atPath: s.socket), "the socket should go with the program")
         }
 
+        /// A player stalled for a moment (a machine too busy, a process suspended) skips the
+        /// frames that came due meanwhile and counts them where mpv's statistics read them:
+        /// `frame-drop-count` rises, the decoder's own count stays 0 (every frame is decoded),
+        /// and sound alone has no count, as in mpv.
+        @Test func framesSkippedAfterAStallAreCountedWhereMpvCountsThem() throws {
+            let red = try Fixtures.solidVideo("red", seconds: 10)
+            let s = try Self.start([red])
+            #expect(Self.shows(s, RGB.red), "the video never showed")
+            let count = { (id: Int) throws -> Int? in
+                try s.client.request(["get_property", "frame-drop-count"], id: id)["data"] as? Int
+            }
+            let before = try #require(try count(1), "frame-drop-count did not read as a number")
+            #expect(try s.client.request(["get_property", "decoder-frame-drop-count"], id: 2)["data"] as? Int == 0)
+            // The stall itself: the process stopped while its clock runs on.
+            let pid = s.run.process.processIdentifier
+            kill(pid, SIGSTOP)
+            usleep(800_000)
+            kill(pid, SIGCONT)
+            var after = before
+            for id in 3..<103 where after <= before {
+                after = try count(id) ?? before
+                if after <= before { usleep(50_000) }
+            }
+            #expect(after > before, "no frame counted as dropped after a stall of 0.8 s: \(before) then \(after)")
+            let tone = try Fixtures.tone(440)
+            #expect(try s.client.request(["loadfile", tone, "replace"], id: 200)["error"] as? String == "success")
+            #expect(s.client.wait { $0["event"] as? String == "file-loaded" } != nil, "the sound never loaded")
+            let reply = try s.client.request(["get_property", "frame-drop-count"], id: 201)
+            #expect(reply["error"] as? String == "property unavailable", "sound alone: \(reply)")
+            try Self.quit(s)
+        }
+
         @Test func badLinesGetMpvsErrorsAndTheConnectionStays() throws {
             let s = try Self.start([try Fixtures.solidImage("blue")])
             s.client.send("{\"command\": [\"get_property\", ")
