@@ -144,7 +144,10 @@ extension IPCController {
 
     /// The picture's size; with `displayed`, as it is turned on screen.
     func pictureSize(displayed: Bool = false) throws(IPCError) -> (w: JSONValue, h: JSONValue) {
-        let (v, info) = try picturePresented()
+        // Not through `picturePresented()`: inlined here, Swift 6.3.1's optimiser crashed on
+        // the release build.
+        let (v, info) = try presentedInfo()
+        guard info.width > 0, info.height > 0 else { throw IPCError.propertyUnavailable }
         let turned = displayed && ((info.rotation + v.userRotation) / 90) % 2 != 0
         return turned ? (.int(info.height), .int(info.width)) : (.int(info.width), .int(info.height))
     }
