@@ -32,6 +32,8 @@
 # Knobs (environment):
 #   MEDIAVIEW_BIN     the program to measure (default .build/release/mediaview)
 #   BENCH_RUNS        runs per case and program (default 5)
+#   BENCH_A_RUNS      runs of (a), whose target lies within one run's noise of its floors
+#                     (default four times BENCH_RUNS)
 #   BENCH_CASES       which cases (default "a a2 a2l b c d e f g gl h i j k l m p gallery")
 #   BENCH_MAX_LOAD    wait before each case until the 1-minute load is below this (0.5)
 #   BENCH_LOAD_WAIT   but no longer than this many seconds (default 180)

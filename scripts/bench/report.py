@@ -12,6 +12,7 @@ row). Rows are ordered by case.
 import glob
 import os
 import platform
+import random
 import runpy
 import statistics
 import sys
@@ -36,6 +37,18 @@ class Bench:
     def med(self, case, subject, metric):
         v = self.data.get((case, subject, metric))
         return statistics.median(v) if v else None
+
+    def paired(self, case, subject, base, metric):
+        """The median of `subject`'s run-by-run ratios to `base` and its 95 % bootstrap interval
+        (fixed seed, so a report is the same each time it is made), with the number of runs;
+        None unless both have a sample in every run."""
+        a, b = self.values(case, subject, metric), self.values(case, base, metric)
+        if len(a) < 3 or len(a) != len(b) or 0 in b:
+            return None
+        ratios = [x / y for x, y in zip(a, b)]
+        pick = random.Random(1)
+        meds = sorted(statistics.median(pick.choices(ratios, k=len(ratios))) for _ in range(2000))
+        return statistics.median(ratios), meds[50], meds[1949], len(ratios)
 
     @staticmethod
     def fmt(v, unit="", digits=3):
@@ -104,6 +117,17 @@ def main():
         if nw:
             row("", "beside it: the viewer with --sandbox=off, decoding in its own process", fmt(nw, " s"),
                 f"ffmpeg decode only {fmt(fw, ' s')}", fmt(ratio(nw, fw), "x", 2), "", "")
+        # The machine's speed drifts between runs by more than the target's distance from
+        # its floors, so each subject is also set against the FFmpeg decode of its own run.
+        for subject, what in (("ours", "the viewer"), ("oursopen", "the viewer with --sandbox=off"),
+                              ("floorshow", "the floor, pictures put in the window"),
+                              ("floortouch", "the floor with a conversion's memory traffic"),
+                              ("floorfit", "the floor with the viewer's kernels")):
+            paired = b.paired("a", subject, "ffmpeg", "wall")
+            if paired:
+                mid, low, high, n = paired
+                row("", f"run by run against that run's FFmpeg decode, median of {n} [95 % interval]: {what}",
+                    fmt(mid, "x", 3), f"[{fmt(low, '', 3)}, {fmt(high, '', 3)}]", "", "", "")
         # With both cores busy, wall time follows the CPU the machine spends: where each
         # subject's time goes beyond FFmpeg's own decode.
         fb = med("a", "ffmpeg", "busy")
