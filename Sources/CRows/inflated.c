@@ -24,8 +24,13 @@ struct inflated {
     uint8_t *buffer;
     size_t buffered, used;
     off_t offset;
-    // The compressed bytes left in the piece being inflated: a PNG's IDAT chunk, a TIFF strip.
+    // The compressed bytes of the piece not yet handed to the inflater: a PNG's IDAT chunk,
+    // a TIFF strip.
     uint64_t piece_left;
+    // A PNG's IDAT payloads gathered into one run for the inflater, and whether the chunks
+    // after them are over (another kind of chunk, or the file's end).
+    uint8_t *stream;
+    int chunks_over;
     // Whether the stream's two-byte zlib header is still to come.
     int in_header;
     // TIFF: its strips, the next one, and the rows left in the one being inflated.
@@ -90,20 +95,60 @@ static uint32_t big_endian(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-// Points the inflater at the next compressed bytes of the piece: for a PNG, past the ends of
-// IDAT chunks (checksum, then the next chunk's header); a TIFF strip is one run of bytes.
-static int more_input(inflated *d) {
-    while (d->piece_left == 0) {
-        if (d->kind != SOURCE_PNG) return fail(d, "the picture's data ends before its last row");
-        uint8_t head[12];
-        if (!take(d, head, sizeof head)) return 0;
-        if (memcmp(head + 8, "IDAT", 4) != 0) return fail(d, "the picture's data ends before its last row");
-        d->piece_left = big_endian(head + 4);
+// Copies the IDAT chunks' payloads, from where the last copy ended, into `out`: up to `room`
+// bytes for one call of the inflater. Encoders cut the stream into chunks of 4 to 8 KiB, and
+// ISA-L, at the end of each call, copies the 32 KiB it last wrote aside as the next call's
+// history: a call a chunk was 2 GB of such copies for a 200 MP picture, on the thread every
+// row waits for. The number of bytes copied; 0 at the end, with the reason kept.
+static size_t gather_idat(inflated *d, uint8_t *out, size_t room) {
+    size_t got = 0;
+    while (got < room && !d->chunks_over) {
+        if (d->piece_left == 0) {
+            uint8_t head[12];
+            // The checksum of the chunk before, then the next chunk's length and type.
+            if (!take(d, head, sizeof head)) {
+                d->chunks_over = 1;
+            } else if (memcmp(head + 8, "IDAT", 4) != 0) {
+                d->chunks_over = 1;
+                fail(d, "the picture's data ends before its last row");
+            } else {
+                d->piece_left = big_endian(head + 4);
+            }
+            continue;
+        }
+        if (d->used == d->buffered && !refill(d)) {
+            d->chunks_over = 1;
+            break;
+        }
+        size_t step = d->buffered - d->used;
+        if (step > d->piece_left) step = (size_t)d->piece_left;
+        if (step > room - got) step = room - got;
+        memcpy(out + got, d->buffer + d->used, step);
+        d->used += step;
+        d->piece_left -= step;
+        got += step;
     }
+    return got;
+}
+
+// Hands the inflater the next run of compressed bytes, once it has taken every one before:
+// a PNG's gathered from its chunks, a TIFF strip's straight from the read-ahead.
+static int more_input(inflated *d) {
+    if (d->kind == SOURCE_PNG) {
+        size_t n = gather_idat(d, d->stream, file_buffer_size);
+        if (n == 0) return 0;
+        d->state->next_in = d->stream;
+        d->state->avail_in = (uint32_t)n;
+        return 1;
+    }
+    if (d->piece_left == 0) return fail(d, "the picture's data ends before its last row");
     if (d->used == d->buffered && !refill(d)) return 0;
     size_t ready = d->buffered - d->used;
+    if (ready > d->piece_left) ready = (size_t)d->piece_left;
     d->state->next_in = d->buffer + d->used;
-    d->state->avail_in = (uint32_t)(ready < d->piece_left ? ready : d->piece_left);
+    d->state->avail_in = (uint32_t)ready;
+    d->used += ready;
+    d->piece_left -= ready;
     return 1;
 }
 
@@ -115,8 +160,6 @@ static int skip_zlib_header(inflated *d) {
         if (d->state->avail_in == 0 && !more_input(d)) return 0;
         h[i] = *d->state->next_in++;
         d->state->avail_in--;
-        d->used++;
-        d->piece_left--;
     }
     if ((h[0] & 0x0f) != 8 || (h[0] >> 4) > 7 || ((h[0] << 8) | h[1]) % 31 != 0 || (h[1] & 0x20) != 0) {
         return fail(d, "the picture's compressed data is damaged");
@@ -148,8 +191,6 @@ static int fill(inflated *d, uint8_t *out, size_t need) {
         uint32_t in = s->avail_in, left = s->avail_out;
         int status = isal_inflate(s);
         uint32_t consumed = in - s->avail_in;
-        d->used += consumed;
-        d->piece_left -= consumed;
         if (status < 0) return fail(d, "the picture's compressed data is damaged");
         if (consumed > 0 || s->avail_out != left) {
             starved = 0;
@@ -178,9 +219,10 @@ static inflated *make(int fd, source_kind kind, uint32_t rows, size_t row_bytes,
     pthread_cond_init(&d->changed, NULL);
     d->state = malloc(sizeof *d->state);
     d->buffer = malloc(file_buffer_size);
+    d->stream = kind == SOURCE_PNG ? malloc(file_buffer_size) : NULL;
     d->ring = malloc(d->slot * ring_rows);
     d->zeros = calloc(1, d->slot);
-    if (d->state == NULL || d->buffer == NULL || d->ring == NULL || d->zeros == NULL) {
+    if (d->state == NULL || d->buffer == NULL || d->ring == NULL || d->zeros == NULL || (kind == SOURCE_PNG && d->stream == NULL)) {
         inflated_free(d);
         return NULL;
     }
@@ -389,6 +431,7 @@ void inflated_free(inflated *d) {
     pthread_cond_destroy(&d->changed);
     free(d->state);
     free(d->buffer);
+    free(d->stream);
     free(d->ring);
     free(d->zeros);
     free(d->offsets);

@@ -226,6 +226,60 @@ import TestSupport
         }
     }
 
+    /// `png` with its IDAT chunks cut again at `sizes` (in turn, repeated): the same stream,
+    /// framed as other encoders frame it, down to empty chunks and ones split across reads.
+    static func rechunked(_ png: [UInt8], sizes: [Int]) -> [UInt8] {
+        func word(_ p: [UInt8], _ at: Int) -> Int { p[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func crc(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func chunk(_ type: String, _ payload: ArraySlice<UInt8>) -> [UInt8] {
+            let body = Array(type.utf8) + payload
+            let n = payload.count, sum = crc(body[...])
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: n >> $0) } + body + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: sum >> $0) }
+        }
+        var before: [UInt8] = Array(png[0..<8]), stream: [UInt8] = [], after: [UInt8] = []
+        var at = 8
+        while at + 12 <= png.count {
+            let n = word(png, at), type = String(decoding: png[at + 4..<at + 8], as: UTF8.self)
+            let whole = Array(png[at..<at + 12 + n])
+            if type == "IDAT" { stream += png[at + 8..<at + 8 + n] } else if stream.isEmpty { before += whole } else { after += whole }
+            at += 12 + n
+        }
+        var out = before, from = 0, i = 0
+        while from < stream.count {
+            let n = min(sizes[i % sizes.count], stream.count - from)
+            out += chunk("IDAT", stream[from..<from + n])
+            (from, i) = (from + n, i + 1)
+        }
+        return out + after
+    }
+
+    @Test("IDAT chunks of any size, down to empty ones and ones split between reads, read as FFmpeg decodes them")
+    func idatChunksOfAnySize() throws {
+        let layout = Fixtures.largePNGs[0]
+        let source = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try layout.path())))
+        let reference = try Fixtures.ffmpegRGBA(try layout.path(), width: Self.width, height: Self.height)
+        let framings: [(String, [Int])] = [
+            ("small", [0, 1, 2, 5, 13, 4096, 0, 3]),
+            // Larger than a read of the file, so a chunk's header falls across two reads.
+            ("large", [1_500_000, 0, 7, 700_001, 65_536]),
+        ]
+        for (name, sizes) in framings {
+            let path = try Fixtures.bytes("large-rgb-idat-\(name).png", Data(Self.rechunked(source, sizes: sizes)))
+            let result = try Self.decode(path, target: nil, maxPixels: 1 << 40)
+            let off = Self.largest(Self.rgba(result.frame), reference)
+            #expect(off == 0, "IDAT chunks cut \(name): a channel differs from FFmpeg's by \(off)")
+            let fitted = try Self.decode(path, target: (640, 360), maxPixels: 1_000_000)
+            #expect(Int(fitted.frame.raw.pointee.width) == 1001, "IDAT chunks cut \(name): fitted \(fitted.frame.raw.pointee.width) wide")
+        }
+    }
+
     @Test("Files that cannot be read a row at a time, or are damaged, fail in one line")
     func badFiles() throws {
         let source = try Data(contentsOf: URL(fileURLWithPath: try Fixtures.largePNGs[0].path()))
