@@ -9,8 +9,9 @@ import MediaCore
 /// bytes a pixel into the store on the same thread added half as much again to that wait
 /// (the kernel's copy into the page cache), while the second core had nothing to do.
 final class TileWriter: @unchecked Sendable {
-    // @unchecked: `jobs`, `writing`, `closing` and `failure` are touched under `lock` only;
-    // `direct` by the writer's thread only, and by `finish` once that thread has ended.
+    // @unchecked: `jobs`, `writing`, `closing`, `failure`, `waited` and `throughCache` are
+    // touched under `lock` only; `direct` and `pastCache` by the writer's thread only, and
+    // by `finish` once that thread has ended.
     // A band's memory is the writer's from `submit` until it is no longer queued or being
     // written, and the builder waits for that (`waitUntilFree`) before it fills it again.
 
@@ -36,6 +37,19 @@ final class TileWriter: @unchecked Sendable {
     private var direct: Bool
     /// Where a tile's rows are gathered for such a write, aligned as the disk needs.
     private let staging: UnsafeMutableRawPointer?
+    /// Seconds the pass has waited for a band to be written, and whether the writes go back
+    /// through the page cache: past it, the pass moves at the disk's pace. A disk of 2 GB/s
+    /// keeps that pace; one of 400 MB/s held a 200 MP picture's first view to 3-6 s, and
+    /// through the cache the kernel writes behind while the picture is shown.
+    private var waited = 0.0
+    private var throughCache = false
+    /// Bytes written past the cache, and the seconds those writes took.
+    private var pastCache = (bytes: 0, seconds: 0.0)
+    /// The writes go through the cache once the pass has waited this long in all for a disk
+    /// slower than `slowDisk` bytes a second past the cache. A pass waiting on a writer that
+    /// only lacks a core would lose by it: the cache's copy costs more of a core.
+    static let patience = 0.05
+    static let slowDisk = 1_000_000_000.0
 
     /// A writer into `fd`, which stays the caller's, placing tiles as `layout` says, at most
     /// `bandRows` rows a job.
@@ -62,9 +76,15 @@ final class TileWriter: @unchecked Sendable {
     /// Waits until `band` is neither queued nor being written.
     func waitUntilFree(_ band: UnsafeMutablePointer<UInt8>) {
         lock.withLock {
+            guard writing == band || jobs.contains(where: { $0.band == band }) else { return }
+            let start = MonotonicClock.seconds()
             while writing == band || jobs.contains(where: { $0.band == band }) { lock.wait() }
+            waited += MonotonicClock.seconds() - start
         }
     }
+
+    /// Sends the writes not yet begun through the page cache, as when the disk falls behind.
+    func preferCache() { lock.withLock { throughCache = true } }
 
     /// Writes what is queued, ends the thread and says why a write failed (nil: none did).
     func finish() -> String? {
@@ -86,11 +106,17 @@ final class TileWriter: @unchecked Sendable {
             guard !jobs.isEmpty else { lock.unlock(); return }
             let job = jobs.removeFirst()
             writing = job.band
-            let failed = failure != nil
+            let failed = failure != nil, cache = throughCache
             lock.unlock()
+            if cache && direct {
+                _ = crows_bypass_cache(fd, 0)
+                direct = false
+            }
             // After one failure the store is given up: the rest is not written.
             let why = failed ? nil : write(job)
+            let slow = pastCache.seconds > 0 && Double(pastCache.bytes) / pastCache.seconds < Self.slowDisk
             lock.withLock {
+                if slow && waited > Self.patience { throughCache = true }
                 if let why, failure == nil { failure = why }
                 writing = nil
                 lock.broadcast()
@@ -123,8 +149,10 @@ final class TileWriter: @unchecked Sendable {
     private func write(_ job: Job, column: Int, width: Int, at: off_t, bytes: Int, pieces: [iovec]) -> Int {
         let alignment = Int(CROWS_DIRECT_ALIGNMENT)
         if direct, let staging, Int(at) % alignment == 0, bytes % alignment == 0 {
+            let start = MonotonicClock.seconds()
             let wrote = crows_write_rows(fd, at, job.band + column * layout.side * 4, job.stride, width * 4, Int32(job.rows),
                                          staging.assumingMemoryBound(to: UInt8.self))
+            if wrote > 0 { pastCache = (pastCache.bytes + wrote, pastCache.seconds + MonotonicClock.seconds() - start) }
             if wrote >= 0 || errno != EINVAL { return wrote }
             // The file system took the flag but not the write: the cache from now on.
             _ = crows_bypass_cache(fd, 0)
