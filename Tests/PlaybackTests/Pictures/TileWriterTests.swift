@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import MediaCore
 import Testing
+import TestSupport
 @testable import Playback
 
 /// The zoom's tiles reach the store whole whichever way they are written: past the page
@@ -41,7 +42,7 @@ import Testing
             between(start / bandRows, writer)
             start += rows
         }
-        if let why = writer.finish() { throw FixtureFailure(why) }
+        if let why = writer.finish() { throw FixtureError(why) }
         let regions = PyramidRegions(reading: store, layout: layout, name: "tiles")
         let grid = layout.grid(level: 0)
         let tiles = try regions.tiles(level: 0, rows: 0...(grid.rows - 1), columns: 0...(grid.columns - 1),
@@ -60,11 +61,6 @@ import Testing
             }
         }
         return wrong
-    }
-
-    struct FixtureFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
     }
 
     @Test("Tiles written past the page cache, through it, and past it and then through it read back as written",
