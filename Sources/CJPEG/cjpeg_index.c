@@ -157,10 +157,16 @@ static int ix_walk(struct cjpeg_index *ix, const uint8_t *data, size_t size) {
                 mark->restart = mcu == 0 || at_restart;
                 memcpy(mark->pred, pred, sizeof pred);
             }
+            if (ix->marks && col % ix->column_step == 0) {
+                ix_mark *m = &ix->marks[(size_t)row * ix->marks_per_row + col / ix->column_step];
+                m->at = mark ? mark->start : ix_where(&r);
+                memcpy(m->pred, pred, sizeof pred);
+            }
             if (!ix_mcu(ix, &r, pred, mark)) return 0;
         }
     }
     ix->rows[ix->mcu_rows].start = ix_where(&r);
+    memcpy(ix->rows[ix->mcu_rows].pred, pred, sizeof pred);
     return 1;
 }
 
@@ -182,6 +188,16 @@ cjpeg_index *cjpeg_index_build(const uint8_t *data, size_t size, cjpeg_status *s
         ix->mcus_per_row = (ix->width + mw - 1) / mw;
         ix->mcu_rows = (ix->height + mh - 1) / mh;
         ix->rows = calloc((size_t)ix->mcu_rows + 1, sizeof *ix->rows);
+        // Restart markers reset the predictors and pad to a byte: cut by rows only there.
+        if (!ix->restart_interval) {
+            ix->column_step = IX_COLUMN_STEP;
+            while ((size_t)ix->mcu_rows * ((ix->mcus_per_row + ix->column_step - 1) / ix->column_step) *
+                       sizeof *ix->marks > IX_MARKS_BUDGET)
+                ix->column_step *= 2;
+            ix->marks_per_row = (ix->mcus_per_row + ix->column_step - 1) / ix->column_step;
+            ix->marks = calloc((size_t)ix->mcu_rows * ix->marks_per_row, sizeof *ix->marks);
+            if (!ix->marks) ix->marks_per_row = 0;
+        }
         if (!ix->rows || !ix_walk(ix, data, size)) s = CJPEG_FAILED;
     }
     *status = s;
@@ -195,9 +211,14 @@ cjpeg_index *cjpeg_index_build(const uint8_t *data, size_t size, cjpeg_status *s
 void cjpeg_index_free(cjpeg_index *ix) {
     if (!ix) return;
     free(ix->rows);
+    free(ix->marks);
     free(ix);
 }
 
 int cjpeg_index_row_height(const cjpeg_index *ix) { return ix->ncomp == 1 ? 8 : 8 * ix->vmax; }
 
 int cjpeg_index_rows(const cjpeg_index *ix) { return ix->mcu_rows; }
+
+int cjpeg_index_column_width(const cjpeg_index *ix) { return ix->ncomp == 1 ? 8 : 8 * ix->hmax; }
+
+int cjpeg_index_columns(const cjpeg_index *ix) { return ix->mcus_per_row; }

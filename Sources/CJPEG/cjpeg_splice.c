@@ -81,23 +81,26 @@ static int ix_category(int v) {
     return magnitude ? 16 : n;
 }
 
-// Whether row r's first DC differences, made absolute, have codes in their tables: an
-// optimised table holds only the categories the file used.
-static int ix_codable(const struct cjpeg_index *ix, int r) {
+// Whether row r's first DC differences, coded again against the predictors `base` (NULL:
+// 0, as a new scan starts), have codes in their tables: an optimised table holds only the
+// categories the file used.
+static int ix_codable(const struct cjpeg_index *ix, int r, const int *base) {
     for (int c = 0; c < ix->ncomp; c++) {
-        int cat = ix_category(ix->rows[r].dc_diff[c] + ix->rows[r].pred[c]);
+        int cat = ix_category(ix->rows[r].dc_diff[c] + ix->rows[r].pred[c] - (base ? base[c] : 0));
         if (cat > 15 || !ix->dc[ix->dc_table[c]].size_of[cat]) return 0;
     }
     return 1;
 }
 
-// Row r's entropy bits up to `to`, its first DC differences made absolute.
-static void ix_rows_rebased(ix_writer *w, const struct cjpeg_index *ix, const uint8_t *data, int r, ix_pos to) {
+// Row r's entropy bits up to `to`, its first DC differences coded again against the
+// predictors `base` (NULL: made absolute).
+static void ix_rows_rebased(ix_writer *w, const struct cjpeg_index *ix, const uint8_t *data, int r, ix_pos to,
+                            const int *base) {
     const ix_row *row = &ix->rows[r];
     ix_pos at = row->start;
     for (int c = 0; c < ix->ncomp; c++) {
         ix_copy_bits(w, data, ix->size, at, row->dc[c]);
-        int value = row->dc_diff[c] + row->pred[c], cat = ix_category(value);
+        int value = row->dc_diff[c] + row->pred[c] - (base ? base[c] : 0), cat = ix_category(value);
         const ix_huff *t = &ix->dc[ix->dc_table[c]];
         ix_put(w, t->code_of[cat], t->size_of[cat]);
         if (cat) ix_put(w, (uint32_t)(value < 0 ? value - 1 : value), cat);
@@ -156,24 +159,18 @@ static int ix_plan_diffs(const ix_huff *t, int target, long blocks, ix_plan *p) 
     return 1;
 }
 
-// A row of flat blocks (DC only, every AC at end-of-block) whose DC differences add up to
-// the predictors before row r. An optimised DC table often has no code for a row's DC
-// value in one step; decoded first and thrown away, this row brings a new scan's
-// predictors to the file's instead. 0 when the tables cannot code it.
-static int ix_prime(ix_writer *w, const struct cjpeg_index *ix, int r) {
-    ix_plan plans[IX_MAX_COMPONENTS];
+// Blocks of component c in one MCU.
+static int ix_blocks(const struct cjpeg_index *ix, int c) { return ix->ncomp == 1 ? 1 : ix->h[c] * ix->v[c]; }
+
+// `count` MCUs of flat blocks (DC only, every AC at end-of-block) whose DC differences
+// follow `plans`, one a component.
+static void ix_flat_mcus(ix_writer *w, const struct cjpeg_index *ix, const ix_plan plans[], long count) {
     long used[IX_MAX_COMPONENTS] = {0};
-    for (int c = 0; c < ix->ncomp; c++) {
-        long blocks = (long)ix->mcus_per_row * (ix->ncomp == 1 ? 1 : ix->h[c] * ix->v[c]);
-        if (!ix->ac[ix->ac_table[c]].size_of[0] ||
-            !ix_plan_diffs(&ix->dc[ix->dc_table[c]], ix->rows[r].pred[c], blocks, &plans[c]))
-            return 0;
-    }
-    for (int m = 0; m < ix->mcus_per_row; m++) {
+    for (long m = 0; m < count; m++) {
         for (int c = 0; c < ix->ncomp; c++) {
             const ix_huff *dc = &ix->dc[ix->dc_table[c]], *ac = &ix->ac[ix->ac_table[c]];
             const ix_plan *p = &plans[c];
-            for (int b = 0; b < (ix->ncomp == 1 ? 1 : ix->h[c] * ix->v[c]); b++) {
+            for (int b = 0; b < ix_blocks(ix, c); b++) {
                 long i = used[c]++;
                 int d = i < p->count ? p->terms[i] : (i - p->count) % 2 ? -p->filler : p->filler;
                 int cat = ix_category(d);
@@ -183,6 +180,42 @@ static int ix_prime(ix_writer *w, const struct cjpeg_index *ix, int r) {
             }
         }
     }
+}
+
+// Plans over `mcus` MCUs moving each component's predictor by `by`; 0 when the tables
+// cannot code them (no end-of-block code, or not the categories).
+static int ix_plan_mcus(const struct cjpeg_index *ix, const int by[], long mcus, ix_plan plans[]) {
+    for (int c = 0; c < ix->ncomp; c++) {
+        if (!ix->ac[ix->ac_table[c]].size_of[0] ||
+            !ix_plan_diffs(&ix->dc[ix->dc_table[c]], by[c], mcus * ix_blocks(ix, c), &plans[c]))
+            return 0;
+    }
+    return 1;
+}
+
+// A row of flat blocks whose DC differences add up to the predictors before row r. An
+// optimised DC table often has no code for a row's DC value in one step; decoded first and
+// thrown away, this row brings a new scan's predictors to the file's instead. 0 when the
+// tables cannot code it.
+static int ix_prime(ix_writer *w, const struct cjpeg_index *ix, int r) {
+    ix_plan plans[IX_MAX_COMPONENTS];
+    if (!ix_plan_mcus(ix, ix->rows[r].pred, ix->mcus_per_row, plans)) return 0;
+    ix_flat_mcus(w, ix, plans, ix->mcus_per_row);
+    return 1;
+}
+
+// The file's markers up to its scan, as they were but for the frame's size; 0 (and nothing
+// held) without memory or a frame header to change.
+static int ix_header(ix_writer *w, const struct cjpeg_index *ix, const uint8_t *data, long height, long width) {
+    for (size_t i = 0; i < ix->header_end; i++) ix_byte(w, data[i]);
+    if (w->failed || ix->height_at + 3 >= w->length) {
+        free(w->bytes);
+        return 0;
+    }
+    w->bytes[ix->height_at] = (uint8_t)(height >> 8);
+    w->bytes[ix->height_at + 1] = (uint8_t)height;
+    w->bytes[ix->height_at + 2] = (uint8_t)(width >> 8);
+    w->bytes[ix->height_at + 3] = (uint8_t)width;
     return 1;
 }
 
@@ -197,24 +230,18 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
     if (ix->restart_interval) {
         while (r > 0 && !ix->rows[r].restart) r--;
     } else {
-        primed = !ix_codable(ix, r);
+        primed = !ix_codable(ix, r, NULL);
     }
     int row_height = cjpeg_index_row_height(ix);
     long rows_height = (long)end * row_height;
     if (rows_height > ix->height) rows_height = ix->height;
     rows_height -= (long)(r - primed) * row_height;
     ix_writer w = {0};
-    for (size_t i = 0; i < ix->header_end; i++) ix_byte(&w, data[i]);
-    if (w.failed || ix->height_at + 1 >= w.length) {
-        free(w.bytes);
-        return NULL;
-    }
-    w.bytes[ix->height_at] = (uint8_t)(rows_height >> 8);
-    w.bytes[ix->height_at + 1] = (uint8_t)rows_height;
+    if (!ix_header(&w, ix, data, rows_height, ix->width)) return NULL;
     if (ix->restart_interval) {
         ix_copy_bytes(&w, data, size, ix->rows[r].start, ix->rows[end].start);
     } else if (!primed) {
-        ix_rows_rebased(&w, ix, data, r, ix->rows[end].start);
+        ix_rows_rebased(&w, ix, data, r, ix->rows[end].start, NULL);
     } else if (ix_prime(&w, ix, r)) {
         ix_copy_bits(&w, data, size, ix->rows[r].start, ix->rows[end].start);
     } else {
@@ -229,6 +256,81 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
         return NULL;
     }
     *start = r - primed;
+    *length = w.length;
+    return w.bytes;
+}
+
+// Where MCU m of row r starts and the predictors before it, for m a multiple of the marks'
+// step or the row's end (the next row's start, the predictors after the row).
+static ix_pos ix_mark_at(const struct cjpeg_index *ix, int r, int m) {
+    return m >= ix->mcus_per_row ? ix->rows[r + 1].start : ix->marks[(size_t)r * ix->marks_per_row + m / ix->column_step].at;
+}
+
+static const int *ix_mark_pred(const struct cjpeg_index *ix, int r, int m) {
+    return m >= ix->mcus_per_row ? ix->rows[r + 1].pred : ix->marks[(size_t)r * ix->marks_per_row + m / ix->column_step].pred;
+}
+
+// What row r of a piece of columns [m0, m1) must move the predictors by in its flat MCUs:
+// from where the piece's row above left them (0 at its first row) to the file's before m0.
+static void ix_area_step(const struct cjpeg_index *ix, int first, int r, int m0, int m1, int by[]) {
+    const int *want = ix_mark_pred(ix, r, m0), *left = r > first ? ix_mark_pred(ix, r - 1, m1) : NULL;
+    for (int c = 0; c < ix->ncomp; c++) by[c] = want[c] - (left ? left[c] : 0);
+}
+
+uint8_t *cjpeg_index_splice_area(const cjpeg_index *ix, const uint8_t *data, size_t size, int first, int end,
+                                 int column, int column_end, int *left, size_t *length) {
+    *length = 0;
+    *left = 0;
+    if (!ix || !data || size != ix->size || !ix->marks || first < 0 || first >= end || end > ix->mcu_rows ||
+        column < 0 || column >= column_end || column_end > ix->mcus_per_row)
+        return NULL;
+    int step = ix->column_step, m0 = column / step * step, m1 = (column_end + step - 1) / step * step;
+    if (m1 > ix->mcus_per_row) m1 = ix->mcus_per_row;
+    if (m0 == 0 && m1 == ix->mcus_per_row) return NULL;  // the whole width: cut by rows
+    // As few flat MCUs at the left of every row as its predictors' journey needs. At the
+    // picture's left edge there may be none, whose chroma the edge's upsampling would read:
+    // each row's first DC differences are coded again instead.
+    long prime = 0;
+    ix_plan plans[IX_MAX_COMPONENTS];
+    for (int r = first; r < end && m0 == 0; r++) {
+        if (!ix_codable(ix, r, r > first ? ix_mark_pred(ix, r - 1, m1) : NULL)) return NULL;
+    }
+    for (long k = 1; k <= 64 && m0 > 0 && !prime; k++) {
+        int fits = 1;
+        for (int r = first; r < end && fits; r++) {
+            int by[IX_MAX_COMPONENTS];
+            ix_area_step(ix, first, r, m0, m1, by);
+            fits = ix_plan_mcus(ix, by, k, plans);
+        }
+        if (fits) prime = k;
+    }
+    if (m0 > 0 && !prime) return NULL;
+    int mw = cjpeg_index_column_width(ix), row_height = cjpeg_index_row_height(ix);
+    long height = (long)end * row_height;
+    if (height > ix->height) height = ix->height;
+    height -= (long)first * row_height;
+    long width = (m1 == ix->mcus_per_row ? ix->width - (long)m0 * mw : (long)(m1 - m0) * mw) + prime * mw;
+    if (width > 65535) return NULL;
+    ix_writer w = {0};
+    if (!ix_header(&w, ix, data, height, width)) return NULL;
+    for (int r = first; r < end && !w.failed && m0 == 0; r++) {
+        ix_rows_rebased(&w, ix, data, r, ix_mark_at(ix, r, m1), r > first ? ix_mark_pred(ix, r - 1, m1) : NULL);
+    }
+    for (int r = first; r < end && !w.failed && m0 > 0; r++) {
+        int by[IX_MAX_COMPONENTS];
+        ix_area_step(ix, first, r, m0, m1, by);
+        if (!ix_plan_mcus(ix, by, prime, plans)) w.failed = 1;
+        ix_flat_mcus(&w, ix, plans, prime);
+        ix_copy_bits(&w, data, size, ix_mark_at(ix, r, m0), ix_mark_at(ix, r, m1));
+    }
+    if (w.nbits) ix_put(&w, 0xFF, 8 - w.nbits);
+    ix_byte(&w, 0xFF);
+    ix_byte(&w, 0xD9);
+    if (w.failed) {
+        free(w.bytes);
+        return NULL;
+    }
+    *left = m0 - (int)prime;
     *length = w.length;
     return w.bytes;
 }

@@ -92,6 +92,22 @@ int cjpeg_index_row_height(const cjpeg_index *ix);
 // How many rows of MCUs the picture has.
 int cjpeg_index_rows(const cjpeg_index *ix);
 
+// Pixels in one column of MCUs, to find the columns a tile lies in.
+int cjpeg_index_column_width(const cjpeg_index *ix);
+
+// How many MCUs a row has.
+int cjpeg_index_columns(const cjpeg_index *ix);
+
+// A JPEG of its own holding MCU rows [first, end) and, of each, no more of the columns
+// than [column, column_end) rounded out to the index's marks, so that a tile is decoded
+// without entropy-decoding the whole width of its rows. Every row begins with a few flat
+// MCUs that carry the DC predictors over to the file's, decoded and thrown away: the piece's
+// column 0 is the file's MCU column `*left` (negative when it lies in those). NULL for a
+// file with restart markers, for columns that are the whole width, or predictors its
+// tables cannot code: the caller cuts rows then. malloc'd; the caller frees it.
+uint8_t *cjpeg_index_splice_area(const cjpeg_index *ix, const uint8_t *data, size_t size, int first, int end,
+                                 int column, int column_end, int *left, size_t *length);
+
 // A JPEG of its own holding MCU rows [first, end) of `data` (the bytes indexed), for libjpeg
 // to decode as the file; malloc'd, the caller frees it. `*start` is the row it begins at:
 // above `first` when it must begin at a restart marker. NULL when it cannot be made (the

@@ -17,12 +17,18 @@ final class JPEGIndex: Sendable {
     let rowHeight: Int
     /// How many rows of MCUs the picture has.
     let rows: Int
+    /// Stored pixel columns in one column of MCUs, and how many columns a row has.
+    let columnWidth: Int
+    let columns: Int
 
     /// Rows of MCUs cut out of the file as a JPEG of their own: the rows at and below `top`
-    /// (a pixel row of the picture at the level asked for) are the file's from there down.
+    /// (a pixel row of the picture at the level asked for) are the file's from there down,
+    /// and its columns from `left` (a pixel column at that level, negative when the piece
+    /// begins with flat columns that carry the predictors over) rightwards.
     struct Piece {
         let bytes: [UInt8]
         let top: Int
+        var left = 0
     }
 
     /// Reads the whole scan of the JPEG in `bytes`; nil when the index cannot cover it (the
@@ -33,24 +39,39 @@ final class JPEGIndex: Sendable {
         guard let built else { return nil }
         rowHeight = Int(cjpeg_index_row_height(built))
         rows = Int(cjpeg_index_rows(built))
+        columnWidth = Int(cjpeg_index_column_width(built))
+        columns = Int(cjpeg_index_columns(built))
         handle = Mutex(built)
     }
 
     deinit { handle.withLock { cjpeg_index_free($0) } }
 
-    /// The rows of MCUs holding pixel rows `y..<y+height` of the picture at `level` halvings
-    /// of `bytes` (the bytes indexed), with one row more above and below where there is one:
-    /// libjpeg's smooth chroma upsampling reads the chroma rows around a row, and the piece
-    /// must come out as the same pixels as the whole file. Nil when the piece would start at
-    /// the top anyway (nothing to skip) or cannot be cut; the caller decodes the file then.
-    func piece(of bytes: [UInt8], level: Int, y: Int, height: Int) -> Piece? {
-        let scaled = rowHeight >> level
-        guard scaled > 0, y >= 0, height > 0 else { return nil }
+    /// The rows of MCUs holding pixel rows `y..<y+height` and columns `x..<x+width` of the
+    /// picture at `level` halvings of `bytes` (the bytes indexed), with one MCU more on every
+    /// side where there is one: libjpeg's smooth chroma upsampling reads the chroma around a
+    /// pixel, and the piece must come out as the same pixels as the whole file. Only the
+    /// columns asked for when the file allows, else whole rows. Nil when the piece would be
+    /// the whole file from the top anyway (nothing to skip) or cannot be cut; the caller
+    /// decodes the file then.
+    func piece(of bytes: [UInt8], level: Int, x: Int, y: Int, width: Int, height: Int) -> Piece? {
+        let scaled = rowHeight >> level, across = columnWidth >> level
+        guard scaled > 0, across > 0, x >= 0, y >= 0, width > 0, height > 0 else { return nil }
         let first = max(0, y / scaled - 1), end = min(rows, (y + height - 1) / scaled + 2)
-        guard first > 0, first < end else { return nil }
+        let column = max(0, x / across - 1), columnEnd = min(columns, (x + width - 1) / across + 2)
+        guard first < end, column < columnEnd else { return nil }
         return handle.withLock { ix -> Piece? in
-            var start: Int32 = 0
             var length = 0
+            let area = bytes.withUnsafeBufferPointer { b -> Piece? in
+                var left: Int32 = 0
+                guard let made = cjpeg_index_splice_area(ix, b.baseAddress, b.count, Int32(first), Int32(end),
+                                                         Int32(column), Int32(columnEnd), &left, &length) else { return nil }
+                defer { free(made) }
+                return Piece(bytes: Array(UnsafeBufferPointer(start: made, count: length)), top: first * scaled,
+                             left: Int(left) * across)
+            }
+            if let area { return area }
+            guard first > 0 else { return nil }
+            var start: Int32 = 0
             let made = bytes.withUnsafeBufferPointer {
                 cjpeg_index_splice(ix, $0.baseAddress, $0.count, Int32(first), Int32(end), &start, &length)
             }

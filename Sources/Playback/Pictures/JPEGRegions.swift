@@ -109,11 +109,17 @@ public struct JPEGRegions: RegionSource, BandSource {
         return try skipped(level: level, x: x, y: y, width: w, height: h)
     }
 
-    /// The same pixels decoded from the few rows of MCUs around them, cut out with the
-    /// index; nil when there is no index or nothing above to skip.
+    /// The same pixels decoded from the few rows and columns of MCUs around them, cut out
+    /// with the index; nil when there is no index or nothing to skip.
     func spliced(level: Int, x: Int, y: Int, width w: Int, height h: Int) throws(AVError) -> Frame? {
-        guard let index, let piece = index.piece(of: bytes, level: level, y: y, height: h) else { return nil }
-        return try Self.region(of: piece.bytes, level: level, x: x, y: y - piece.top, width: w, height: h)
+        guard let piece = piece(level: level, x: x, y: y, width: w, height: h) else { return nil }
+        return try Self.region(of: piece.bytes, level: level, x: x - piece.left, y: y - piece.top, width: w, height: h)
+    }
+
+    /// The JPEG of the few rows and columns of MCUs around those pixels, cut out with the
+    /// index; nil when there is no index or nothing to skip.
+    func piece(level: Int, x: Int, y: Int, width w: Int, height h: Int) -> JPEGIndex.Piece? {
+        index?.piece(of: bytes, level: level, x: x, y: y, width: w, height: h)
     }
 
     /// The same pixels decoded from the whole file, libjpeg entropy-decoding the rows above.

@@ -70,18 +70,21 @@ import TestSupport
     }
 
     /// Compares every piece cut out with the index with the same piece after skipped rows;
-    /// how many were cut out (the rest had nothing above to skip, or could not be cut).
-    static func compareEveryPiece(_ path: String) throws -> Int {
+    /// how many were cut out (the rest had nothing above to skip, or could not be cut), and
+    /// how many of those were narrower than the picture (cut by columns too).
+    static func compareEveryPiece(_ path: String) throws -> (cut: Int, narrow: Int) {
         let regions = try JPEGRegions(path: path)
-        var cut = 0
+        var cut = 0, narrow = 0
         for p in pieces(regions) {
             let skipped = try regions.skipped(level: p.level, x: p.x, y: p.y, width: p.w, height: p.h)
             guard let spliced = try regions.spliced(level: p.level, x: p.x, y: p.y, width: p.w, height: p.h) else { continue }
             cut += 1
+            if let piece = regions.piece(level: p.level, x: p.x, y: p.y, width: p.w, height: p.h),
+               try piece.bytes.withUnsafeBytes({ raw in try JPEGStill.storedSize(raw).width }) < regions.width { narrow += 1 }
             let same = GigapixelTests.bytes(spliced) == GigapixelTests.bytes(skipped)
             #expect(same, "\(path): the \(p.w)x\(p.h) piece at \(p.x),\(p.y) of level \(p.level) differs")
         }
-        return cut
+        return (cut, narrow)
     }
 
     static let encoders: [(String, @Sendable () throws -> String)] = [
@@ -102,8 +105,31 @@ import TestSupport
         let (name, make) = Self.encoders[encoder]
         let path = try make()
         #expect(try JPEGRegions(path: path).indexed, "\(name): no index")
-        // At every level the middle and the bottom pieces have rows above to skip.
-        #expect(try Self.compareEveryPiece(path) >= 8, "\(name): too few pieces cut out")
+        // At every level the middle and the bottom pieces have rows above to skip, and at the
+        // finer levels (where a piece is narrower than the picture) columns beside them; so
+        // has the top left piece, whose row starts are coded again where it is cut.
+        let (cut, narrow) = try Self.compareEveryPiece(path)
+        #expect(cut >= 8, "\(name): too few pieces cut out")
+        #expect(narrow >= 6, "\(name): \(narrow) pieces cut by columns")
+    }
+
+    /// A piece may begin on any column of MCUs, and its cut is rounded out to the index's
+    /// marks: pieces at every such column show the chroma around a cut's edges is the file's.
+    @Test("Pieces starting at every column of MCUs, cut by columns, are the pixels of skipped rows",
+          arguments: [0, 2, 5])
+    func everyColumn(encoder: Int) throws {
+        let path = try Self.encoders[encoder].1()
+        let regions = try JPEGRegions(path: path)
+        for level in [0, 1, 3] {
+            let (lw, lh) = regions.size(level: level)
+            let across = max(1, 16 >> level), w = min(48, lw / 4), h = min(32, lh / 4), y = lh / 2
+            for x in stride(from: 0, through: lw - w, by: across) {
+                let skipped = try regions.skipped(level: level, x: x, y: y, width: w, height: h)
+                let spliced = try #require(try regions.spliced(level: level, x: x, y: y, width: w, height: h))
+                let same = GigapixelTests.bytes(spliced) == GigapixelTests.bytes(skipped)
+                #expect(same, "\(path): the piece at \(x),\(y) of level \(level) differs")
+            }
+        }
     }
 
     @Test("Files with restart markers are cut at a restart boundary, at the rows asked for or above them")
@@ -118,7 +144,7 @@ import TestSupport
         for path in files {
             #expect(try Self.hasRestarts(path), "\(path) has no restart markers")
             #expect(try JPEGRegions(path: path).indexed, "\(path): no index")
-            #expect(try Self.compareEveryPiece(path) >= 8)
+            #expect(try Self.compareEveryPiece(path).cut >= 8)
         }
     }
 
@@ -127,7 +153,7 @@ import TestSupport
         let path = try Self.magick("progressive", ["-interlace", "JPEG"])
         let regions = try JPEGRegions(path: path)
         #expect(!regions.indexed)
-        #expect(try Self.compareEveryPiece(path) == 0)
+        #expect(try Self.compareEveryPiece(path).cut == 0)
         let tiles = try regions.tiles(level: 0, rows: 1...1, columns: 1...1, side: 512, displayProfile: nil)
         #expect(tiles.first?.first?.width == 491 && tiles.first?.first?.height == 245, "\(String(describing: tiles.first?.first))")
     }
@@ -142,7 +168,7 @@ import TestSupport
         let path = try Fixtures.tool("jpeg-index-gradient.jpg", "cjpeg") { ["-optimize", "-quality", "100", "-outfile", $0, gradient] }
         let regions = try JPEGRegions(path: path)
         #expect(regions.indexed)
-        #expect(try Self.compareEveryPiece(path) >= 8)
+        #expect(try Self.compareEveryPiece(path).cut >= 8)
         // The bottom rows' DC values (white) are far from any difference the file codes.
         let bottom = regions.size(level: 0).height - 64
         let piece = try #require(try regions.spliced(level: 0, x: 0, y: bottom, width: 256, height: 64))
