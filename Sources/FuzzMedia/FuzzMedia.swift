@@ -39,23 +39,31 @@ enum FuzzMedia {
     }
 
     /// The same bytes as a JPEG too large to hold whole, zoomed in: its entropy index read
-    /// (when the bytes allow one) and tiles at the bottom cut out with it, at full size and at
-    /// an eighth; each tiles or one line saying why not. A claimed size over 16 MP is left
-    /// out: the rows libjpeg would fill in would take the fuzzer's time, not test the index.
+    /// (when the bytes allow one) and tiles at the bottom left and right cut out with it (by
+    /// rows and columns), at full size and at an eighth; each tiles or one line saying why
+    /// not. A claimed size over 16 MP is left out: the rows libjpeg would fill in would take
+    /// the fuzzer's time, not test the index.
     static func zoomedJPEG(_ bytes: [UInt8]) {
         guard let regions = try? JPEGRegions(bytes: bytes, name: "fuzz"), regions.width * regions.height <= 16_000_000 else {
             return
         }
         for level in [0, 3] {
             let (w, h) = regions.size(level: level)
-            let row = (h - 1) / 64, column = (w - 1) / 64
-            do {
-                let tiles = try regions.tiles(level: level, rows: max(0, row - 1)...row, columns: column...column, side: 64,
-                                              displayProfile: nil)
-                precondition(tiles.joined().allSatisfy { $0.width <= 64 && $0.height <= 64 }, "a tile over its size")
-            } catch {
-                precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+            let row = (h - 1) / 64
+            for column in Set([0, (w - 1) / 64]) {
+                zoomedTile(regions, level: level, row: row, column: column)
             }
+        }
+    }
+
+    /// One tile of `regions` cut out and checked, or its refusal in one line.
+    private static func zoomedTile(_ regions: JPEGRegions, level: Int, row: Int, column: Int) {
+        do {
+            let tiles = try regions.tiles(level: level, rows: max(0, row - 1)...row, columns: column...column, side: 64,
+                                          displayProfile: nil)
+            precondition(tiles.joined().allSatisfy { $0.width <= 64 && $0.height <= 64 }, "a tile over its size")
+        } catch {
+            precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
         }
     }
 
