@@ -219,6 +219,20 @@ static int ix_header(ix_writer *w, const struct cjpeg_index *ix, const uint8_t *
     return 1;
 }
 
+// The piece ended: its last byte filled with 1-bits, as an encoder pads it, and the end of
+// the picture; its bytes and length, or NULL (and nothing held) when it could not be made.
+static uint8_t *ix_finish(ix_writer *w, size_t *length) {
+    if (w->nbits) ix_put(w, 0xFF, 8 - w->nbits);
+    ix_byte(w, 0xFF);
+    ix_byte(w, 0xD9);
+    if (w->failed) {
+        free(w->bytes);
+        return NULL;
+    }
+    *length = w->length;
+    return w->bytes;
+}
+
 uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t size, int first, int end,
                             int *start, size_t *length) {
     *length = 0;
@@ -247,17 +261,9 @@ uint8_t *cjpeg_index_splice(const cjpeg_index *ix, const uint8_t *data, size_t s
     } else {
         w.failed = 1;
     }
-    // The last byte filled with 1-bits, as an encoder pads it, and the end of the picture.
-    if (w.nbits) ix_put(&w, 0xFF, 8 - w.nbits);
-    ix_byte(&w, 0xFF);
-    ix_byte(&w, 0xD9);
-    if (w.failed) {
-        free(w.bytes);
-        return NULL;
-    }
-    *start = r - primed;
-    *length = w.length;
-    return w.bytes;
+    uint8_t *made = ix_finish(&w, length);
+    if (made) *start = r - primed;
+    return made;
 }
 
 // Where MCU m of row r starts and the predictors before it, for m a multiple of the marks'
@@ -323,14 +329,7 @@ uint8_t *cjpeg_index_splice_area(const cjpeg_index *ix, const uint8_t *data, siz
         ix_flat_mcus(&w, ix, plans, prime);
         ix_copy_bits(&w, data, size, ix_mark_at(ix, r, m0), ix_mark_at(ix, r, m1));
     }
-    if (w.nbits) ix_put(&w, 0xFF, 8 - w.nbits);
-    ix_byte(&w, 0xFF);
-    ix_byte(&w, 0xD9);
-    if (w.failed) {
-        free(w.bytes);
-        return NULL;
-    }
-    *left = m0 - (int)prime;
-    *length = w.length;
-    return w.bytes;
+    uint8_t *made = ix_finish(&w, length);
+    if (made) *left = m0 - (int)prime;
+    return made;
 }
