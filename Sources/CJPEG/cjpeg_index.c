@@ -9,6 +9,9 @@
 // Every byte read is bounds-checked: the file may be anything a user or a web page hands
 // the viewer.
 
+// Past any DC value a picture holds: a scan whose predictors go beyond has no index.
+#define IX_DC_LIMIT (1 << 20)
+
 // The entropy-coded bits, read ahead into a 64-bit word with the 0xFF00 stuffing removed;
 // it stops at a marker or at the end of the bytes, whichever comes first.
 typedef struct {
@@ -132,6 +135,9 @@ static int ix_mcu(struct cjpeg_index *ix, ix_reader *r, int pred[], ix_row *mark
             if (mark && b == 0) mark->dc[c] = ix_where(r);
             if (!ix_block(r, dc, ac, &diff, &dc_bits)) return 0;
             pred[c] += diff;
+            // An 8-bit baseline DC value lies within +-2^11 (+-2^15 quantised by 1); a crafted
+            // scan can push the sum past an int, which libjpeg refuses and the cut could not code.
+            if (pred[c] > IX_DC_LIMIT || pred[c] < -IX_DC_LIMIT) return 0;
             if (mark && b == 0) mark->dc_diff[c] = diff, mark->dc_bits[c] = dc_bits;
         }
     }

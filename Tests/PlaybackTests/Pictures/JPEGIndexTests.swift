@@ -224,6 +224,42 @@ import TestSupport
         }
     }
 
+    /// A 512x512 grey baseline JPEG whose every block codes the largest DC difference there
+    /// is, +2047, and nothing else: its DC values climb past any a picture holds (8 million
+    /// at the last block), as a crafted file's can climb past what an int holds.
+    static func runawayDC() -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 0, 67, 0] + [UInt8](repeating: 1, count: 64)
+        bytes += [0xFF, 0xC0, 0, 11, 8, 2, 0, 2, 0, 1, 1, 0x11, 0]
+        // One code of one bit in each table: DC category 11, AC end-of-block.
+        bytes += [0xFF, 0xC4, 0, 20, 0x00, 1] + [UInt8](repeating: 0, count: 15) + [11]
+        bytes += [0xFF, 0xC4, 0, 20, 0x10, 1] + [UInt8](repeating: 0, count: 15) + [0]
+        bytes += [0xFF, 0xDA, 0, 8, 1, 1, 0x00, 0, 63, 0]
+        var bits: [Bool] = []
+        for _ in 0..<(64 * 64) { bits += [false] + [Bool](repeating: true, count: 11) + [false] }
+        bits += [Bool](repeating: true, count: (8 - bits.count % 8) % 8)
+        for i in stride(from: 0, to: bits.count, by: 8) {
+            let byte = bits[i..<(i + 8)].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+            bytes += byte == 0xFF ? [0xFF, 0] : [byte]
+        }
+        return bytes + [0xFF, 0xD9]
+    }
+
+    @Test("A scan whose DC values run past any picture's has no index; its pieces decode as libjpeg decides, or fail in one line")
+    func runawayDCValues() throws {
+        let path = try Fixtures.bytes("jpeg-index-runaway-dc.jpg", Data(Self.runawayDC()))
+        let regions = try JPEGRegions(path: path)
+        #expect(regions.width == 512 && regions.height == 512)
+        #expect(!regions.indexed)
+        for p in Self.pieces(regions) {
+            do {
+                let band = try regions.band(level: p.level, x: p.x, y: p.y, width: p.w, height: p.h, displayProfile: nil)
+                #expect(band.raw.pointee.width == Int32(p.w) && band.raw.pointee.height == Int32(p.h))
+            } catch {
+                #expect(!error.message.isEmpty && !error.message.contains("\n"))
+            }
+        }
+    }
+
     @Test("The index finds where the rows of a 200 MP panorama start, and a tile at its bottom is cut from them")
     func panorama() throws {
         let regions = try JPEGRegions(path: try Fixtures.gigapixelJPEG())
