@@ -135,8 +135,8 @@ static int ix_mcu(struct cjpeg_index *ix, ix_reader *r, int pred[], ix_row *mark
             if (mark && b == 0) mark->dc[c] = ix_where(r);
             if (!ix_block(r, dc, ac, &diff, &dc_bits)) return 0;
             pred[c] += diff;
-            // An 8-bit baseline DC value lies within +-2^11 (+-2^15 quantised by 1); a crafted
-            // scan can push the sum past an int, which libjpeg refuses and the cut could not code.
+            // An 8-bit picture's DC values are a few thousand at most; a crafted scan can push
+            // the sum past an int, which libjpeg refuses and the cut's arithmetic must not meet.
             if (pred[c] > IX_DC_LIMIT || pred[c] < -IX_DC_LIMIT) return 0;
             if (mark && b == 0) mark->dc_diff[c] = diff, mark->dc_bits[c] = dc_bits;
         }
