@@ -97,6 +97,7 @@ cjpeg_status cjpeg_read_header(cjpeg_decoder *d, const uint8_t *data, size_t siz
     }
     info->image_width = (int)c->image_width;
     info->image_height = (int)c->image_height;
+    info->progressive = c->progressive_mode ? 1 : 0;
     if (c->saw_JFIF_marker && c->X_density > 0 && c->Y_density > 0) {
         info->density_x = c->X_density;
         info->density_y = c->Y_density;

@@ -12,18 +12,8 @@
 // Past any DC value a picture holds: a scan whose predictors go beyond has no index.
 #define IX_DC_LIMIT (1 << 20)
 
-// The entropy-coded bits, read ahead into a 64-bit word with the 0xFF00 stuffing removed;
-// it stops at a marker or at the end of the bytes, whichever comes first.
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    size_t pos;       // next byte to read into the word
-    uint64_t acc;     // bits not yet used, at the top
-    int nbits;
-    size_t filled;    // data bytes read since the last restart, to find a bit's byte again
-} ix_reader;
-
-static void ix_fill(ix_reader *r) {
+// Reads ahead into the word, up to a marker or the end.
+void ix_fill(ix_reader *r) {
     while (r->nbits <= 56 && r->pos < r->size) {
         uint8_t b = r->data[r->pos];
         if (b == 0xFF) {
@@ -39,7 +29,7 @@ static void ix_fill(ix_reader *r) {
 }
 
 // The next n bits (n <= 16) as a number, or -1 when the data ends first.
-static int ix_bits(ix_reader *r, int n) {
+int ix_bits(ix_reader *r, int n) {
     if (n == 0) return 0;
     if (r->nbits < n) ix_fill(r);
     if (r->nbits < n) return -1;
@@ -50,7 +40,7 @@ static int ix_bits(ix_reader *r, int n) {
 }
 
 // One Huffman symbol, or -1 for a code not in the table or data that ends first.
-static int ix_decode(ix_reader *r, const ix_huff *t) {
+int ix_decode(ix_reader *r, const ix_huff *t) {
     if (r->nbits < 16) ix_fill(r);
     int l = t->look_len[r->acc >> (64 - IX_LOOKAHEAD)];
     if (l) {
@@ -88,7 +78,7 @@ static ix_pos ix_where(const ix_reader *r) {
 }
 
 // The value an n-bit extra field codes (JPEG's EXTEND).
-static int ix_extend(int bits, int n) { return n == 0 ? 0 : bits < (1 << (n - 1)) ? bits - (1 << n) + 1 : bits; }
+int ix_extend(int bits, int n) { return n == 0 ? 0 : bits < (1 << (n - 1)) ? bits - (1 << n) + 1 : bits; }
 
 // One 8x8 block: its DC difference into *diff, the AC symbols walked as libjpeg walks them.
 static int ix_block(ix_reader *r, const ix_huff *dc, const ix_huff *ac, int *diff, int *dc_bits) {
@@ -115,7 +105,7 @@ static int ix_block(ix_reader *r, const ix_huff *dc, const ix_huff *ac, int *dif
 }
 
 // Past a restart marker: the padding of the byte before dropped, the marker's number checked.
-static int ix_restart(ix_reader *r, int number) {
+int ix_restart(ix_reader *r, int number) {
     r->nbits -= r->nbits % 8;
     if (r->nbits) return 0;  // whole bytes left before the marker: corrupt
     if (r->pos + 1 >= r->size || r->data[r->pos] != 0xFF || r->data[r->pos + 1] != 0xD0 + (number & 7)) return 0;

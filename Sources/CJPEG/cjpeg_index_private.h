@@ -75,8 +75,53 @@ struct cjpeg_index {
     ix_mark *marks;                      // mcu_rows * marks_per_row, row by row
 };
 
+// The entropy-coded bits, read ahead into a 64-bit word with the 0xFF00 stuffing removed;
+// it stops at a marker or at the end of the bytes, whichever comes first.
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;       // next byte to read into the word
+    uint64_t acc;     // bits not yet used, at the top
+    int nbits;
+    size_t filled;    // data bytes read since the last restart, to find a bit's byte again
+} ix_reader;
+
+// Reads ahead into the word, up to a marker or the end.
+void ix_fill(ix_reader *r);
+// The next n bits (n <= 16) as a number, or -1 when the data ends first.
+int ix_bits(ix_reader *r, int n);
+// One Huffman symbol, or -1 for a code not in the table or data that ends first.
+int ix_decode(ix_reader *r, const ix_huff *t);
+// The value an n-bit extra field codes (JPEG's EXTEND).
+int ix_extend(int bits, int n);
+// Past a restart marker: the padding of the byte before dropped, the marker's number checked.
+int ix_restart(ix_reader *r, int number);
+
+// A JPEG being written, grown as bytes come; bits are packed high first, 0xFF stuffed.
+typedef struct {
+    uint8_t *bytes;
+    size_t length, capacity;
+    uint32_t acc;  // bits not yet a whole byte, at the bottom
+    int nbits;
+    int failed;    // out of memory, or data that cannot be written
+} ix_writer;
+
+// One byte as it is (markers, headers).
+void ix_byte(ix_writer *w, uint8_t b);
+// n bits (n <= 24) of value, high first; a 0xFF byte of entropy data is followed by a zero.
+void ix_put(ix_writer *w, uint32_t value, int n);
+// The category (bits of magnitude) of a DC difference, 16 when baseline cannot code it.
+int ix_category(int v);
+
 // Builds the decoding and encoding tables from a DHT's counts and symbols; 0 if they are not a code.
 int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, int is_dc);
+
+// A big-endian 16-bit number, as markers' lengths and sizes are stored.
+size_t ix_be16(const uint8_t *p);
+// A DHT segment's tables into ix's, each checked as libjpeg checks it.
+cjpeg_status ix_dht(struct cjpeg_index *ix, const uint8_t *seg, size_t n);
+// A frame header's size, components and sampling into ix, their ids into ids.
+cjpeg_status ix_sof(struct cjpeg_index *ix, const uint8_t *seg, size_t n, int ids[]);
 
 // Reads the markers up to the scan into ix (sizes, tables, restart interval, components in
 // scan order, where the entropy data starts); CJPEG_UNSUPPORTED for kinds the index leaves to libjpeg.

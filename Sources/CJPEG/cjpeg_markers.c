@@ -45,10 +45,10 @@ int ix_huff_build(ix_huff *t, const uint8_t counts[16], const uint8_t *values, i
     return 1;
 }
 
-static size_t ix_be16(const uint8_t *p) { return (size_t)p[0] << 8 | p[1]; }
+size_t ix_be16(const uint8_t *p) { return (size_t)p[0] << 8 | p[1]; }
 
 // A DHT segment: one or more tables, each checked as libjpeg checks it.
-static cjpeg_status ix_dht(struct cjpeg_index *ix, const uint8_t *seg, size_t n) {
+cjpeg_status ix_dht(struct cjpeg_index *ix, const uint8_t *seg, size_t n) {
     while (n > 0) {
         if (n < 17) return CJPEG_FAILED;
         int cls = seg[0] >> 4, id = seg[0] & 15;
@@ -64,7 +64,7 @@ static cjpeg_status ix_dht(struct cjpeg_index *ix, const uint8_t *seg, size_t n)
 }
 
 // The frame header: 8-bit samples, up to four components sampled 1 to 4 times.
-static cjpeg_status ix_sof(struct cjpeg_index *ix, const uint8_t *seg, size_t n, int ids[]) {
+cjpeg_status ix_sof(struct cjpeg_index *ix, const uint8_t *seg, size_t n, int ids[]) {
     if (n < 6) return CJPEG_FAILED;
     if (seg[0] != 8) return CJPEG_UNSUPPORTED;
     ix->height = (int)ix_be16(seg + 1);

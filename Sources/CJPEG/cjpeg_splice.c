@@ -9,16 +9,7 @@
 // entropy bits copied, and the first DC difference of each component made absolute, since a
 // new scan starts its predictors at 0.
 
-// The JPEG being made, grown as bytes come; bits are packed high first, 0xFF stuffed.
-typedef struct {
-    uint8_t *bytes;
-    size_t length, capacity;
-    uint32_t acc;  // bits not yet a whole byte, at the bottom
-    int nbits;
-    int failed;    // out of memory, or rows that cannot be cut
-} ix_writer;
-
-static void ix_byte(ix_writer *w, uint8_t b) {
+void ix_byte(ix_writer *w, uint8_t b) {
     if (w->length == w->capacity) {
         size_t capacity = w->capacity ? w->capacity * 2 : 1 << 16;
         uint8_t *bytes = w->failed ? NULL : realloc(w->bytes, capacity);
@@ -33,7 +24,7 @@ static void ix_byte(ix_writer *w, uint8_t b) {
 }
 
 // n bits (n <= 24) of value, high first; a 0xFF byte of entropy data is followed by a zero.
-static void ix_put(ix_writer *w, uint32_t value, int n) {
+void ix_put(ix_writer *w, uint32_t value, int n) {
     w->acc = (w->acc << n) | (value & ((1u << n) - 1));
     w->nbits += n;
     while (w->nbits >= 8) {
@@ -75,7 +66,7 @@ static void ix_copy_bytes(ix_writer *w, const uint8_t *data, size_t size, ix_pos
 }
 
 // The category (bits of magnitude) of a DC difference, 16 when baseline cannot code it.
-static int ix_category(int v) {
+int ix_category(int v) {
     int magnitude = v < 0 ? -v : v, n = 0;
     while (magnitude && n < 16) magnitude >>= 1, n++;
     return magnitude ? 16 : n;

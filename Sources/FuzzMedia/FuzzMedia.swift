@@ -36,6 +36,12 @@ enum FuzzMedia {
         } catch {
             precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
         }
+        // Over a budget of 1,000 pixels, as a huge photo is: a progressive file's DC scans.
+        do {
+            _ = try StillWork.decodeJPEG(bytes, name: "fuzz", target: (640, 480), maxPixels: 1_000, displayProfile: nil)
+        } catch {
+            precondition(!error.message.isEmpty && !error.message.contains("\n"), "a refusal must be one line: \(error.message)")
+        }
     }
 
     /// The same bytes as a JPEG too large to hold whole, zoomed in: its entropy index read

@@ -29,6 +29,7 @@ typedef struct {
     int image_width, image_height;   // as stored
     int width, height;               // as decoded: ceil(image size / scale_denom)
     int density_x, density_y;        // JFIF pixel density, FFmpeg's sample aspect ratio; 0 if none
+    int progressive;                 // progressive coding: every coefficient is held at full size
 } cjpeg_info;
 
 // One decode of one picture; opaque because it holds libjpeg's structs and a jmp_buf.
@@ -97,6 +98,13 @@ int cjpeg_index_column_width(const cjpeg_index *ix);
 
 // How many MCUs a row has.
 int cjpeg_index_columns(const cjpeg_index *ix);
+
+// A progressive JPEG's DC scans written again as a baseline JPEG of the same size whose
+// blocks hold their DC alone: at an eighth, libjpeg decodes it a row at a time into the
+// picture the DC scans describe, where the progressive file would need every coefficient
+// held at once. NULL for another kind of JPEG, or scans that cannot be read (the caller
+// decodes the file as before). malloc'd; the caller frees it.
+uint8_t *cjpeg_progressive_dc(const uint8_t *data, size_t size, size_t *length);
 
 // A JPEG of its own holding MCU rows [first, end) and, of each, no more of the columns
 // than [column, column_end) rounded out to the index's marks, so that a tile is decoded

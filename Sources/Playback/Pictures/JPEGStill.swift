@@ -115,6 +115,13 @@ struct JPEGStill {
             throw failure()
         }
         let overBudget = try fitBudget(d, &info)
+        if overBudget, info.progressive != 0, !acceptingCut, let dc = Self.progressiveDC(bytes) {
+            // Held whole, its coefficients would pass the budget at any scale; its DC scans
+            // alone make the picture at an eighth, decoded a row at a time.
+            let eighth = JPEGStill(lowres: 3, maxPixels: maxPixels, shared: shared)
+            return try dc.withUnsafeBytes { raw in Result { () throws(AVError) in try eighth.decode(raw, acceptingCut: false) } }
+                .get()
+        }
         // libjpeg gives the profile only between the header and the end of decoding.
         var icc: [UInt8]?
         var iccLength: UInt32 = 0
@@ -145,6 +152,16 @@ struct JPEGStill {
         guard decoded == CJPEG_OK else { throw failure() }
         describe(f, info: info, icc: icc)
         return (frame, Int(info.height))
+    }
+
+    /// The DC scans of the progressive JPEG in `bytes`, written again as a baseline JPEG of
+    /// the same size whose blocks hold their DC alone; nil when they cannot be read.
+    static func progressiveDC(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var length = 0
+        guard let made = cjpeg_progressive_dc(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                              &length) else { return nil }
+        defer { free(made) }
+        return Array(UnsafeBufferPointer(start: made, count: length))
     }
 
     /// Weighs the header's stored size against the budget. Within it, nothing changes. Over
