@@ -141,16 +141,21 @@ static int dc_scan(dc_picture *p, const uint8_t *seg, size_t n, const uint8_t *d
 // The baseline scan: every block its DC, coded against the one before in the standard DC
 // table, and an end-of-block; the MCUs as the frame lays them out.
 static void dc_write_scan(ix_writer *w, const dc_picture *p) {
+    // JPEG's standard DC table, and an AC table of one code, of one bit, for the end of a block.
     static const uint8_t counts[16] = {0, 1, 5, 1, 1, 1, 1, 1, 1};
     static const uint8_t values[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-    static const uint8_t dht[] = {0xFF, 0xC4, 0, 49, 0x00, 0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-                                  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                                  // One code, of one bit, for the end of a block.
-                                  0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00};
+    static const uint8_t end_counts[16] = {1};
     const struct cjpeg_index *f = &p->f;
     ix_huff t;
     ix_huff_build(&t, counts, values, 1);
+    static const uint8_t dht[] = {0xFF, 0xC4, 0, 2 + 17 + 12 + 17 + 1};
     for (size_t i = 0; i < sizeof dht; i++) ix_byte(w, dht[i]);
+    ix_byte(w, 0x00);
+    for (int i = 0; i < 16; i++) ix_byte(w, counts[i]);
+    for (int i = 0; i < 12; i++) ix_byte(w, values[i]);
+    ix_byte(w, 0x10);
+    for (int i = 0; i < 16; i++) ix_byte(w, end_counts[i]);
+    ix_byte(w, 0x00);
     uint8_t sos[5 + 2 * IX_MAX_COMPONENTS + 3] = {0xFF, 0xDA, 0, (uint8_t)(6 + 2 * f->ncomp), (uint8_t)f->ncomp};
     size_t k = 5;
     for (int c = 0; c < f->ncomp; c++) sos[k++] = (uint8_t)p->ids[c], sos[k++] = 0x00;
